@@ -1,0 +1,36 @@
+"""The engine's errors: one small hierarchy, each naming what was expected.
+
+- `MalformedInput`: the input is not of the right shape at all (a roll of "x", an unknown key).
+- `IllegalAction`: a well-formed action that the rules do not allow where the game stands.
+- `BadRuleset`: a ruleset, option or player count outside what the rules allow.
+- `BadPosition`: a position text that cannot be read.
+
+All derive from `RobinsonError`, which derives from `ValueError` so that callers who only know
+"bad value" still catch them.
+"""
+
+from __future__ import annotations
+
+
+class RobinsonError(ValueError):
+    """Base of every error the engine raises on purpose."""
+
+
+class MalformedInput(RobinsonError):
+    """Input that is not of the expected form."""
+
+
+class IllegalAction(RobinsonError):
+    """An action the rules do not allow in the current state."""
+
+    def __init__(self, message: str, *, expected: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.expected = expected
+
+
+class BadRuleset(RobinsonError):
+    """An unknown edition, an option out of range, or a wrong number of players."""
+
+
+class BadPosition(RobinsonError):
+    """A position text (see `robinson.engine.notation`) that cannot be parsed."""

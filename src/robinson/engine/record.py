@@ -1,0 +1,120 @@
+"""Game records (RULES.md section 10): ruleset, players, first seat and actions. Replaying a
+record is the only way a state is ever rebuilt."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from robinson.engine.actions import Action, action_from_json
+from robinson.engine.errors import IllegalAction, MalformedInput, RobinsonError
+from robinson.engine.events import Event
+from robinson.engine.ruleset import Ruleset, check_player_count
+from robinson.engine.rules import apply, new_game
+from robinson.engine.state import State
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    first: int = 0
+    actions: tuple[Action, ...] = field(default_factory=tuple)
+
+    def initial_state(self) -> State:
+        return new_game(len(self.players), self.ruleset, self.first)
+
+    def steps(self) -> Iterator[tuple[Action, State, tuple[Event, ...]]]:
+        """Each action with the state after it and its events. An illegal action raises
+        `IllegalAction` naming its index."""
+        state = self.initial_state()
+        for index, action in enumerate(self.actions):
+            try:
+                state, events = apply(state, action)
+            except IllegalAction as e:
+                raise IllegalAction(f"action {index} ({action}): {e}", expected=e.expected) from None
+            yield action, state, events
+
+    def replay(self) -> State:
+        state = self.initial_state()
+        for _, state, _ in self.steps():
+            pass
+        return state
+
+    def with_action(self, action: Action) -> GameRecord:
+        return GameRecord(self.ruleset, self.players, self.first, (*self.actions, action))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset.to_json(),
+            "players": list(self.players),
+            "first": self.first,
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, data: object) -> GameRecord:
+        if not isinstance(data, dict):
+            raise MalformedInput("a record is a JSON object with ruleset, players and actions")
+        allowed = {"ruleset", "players", "first", "actions"}
+        unknown = set(data) - allowed
+        if unknown:
+            raise MalformedInput(f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}")
+        for key in ("ruleset", "players"):
+            if key not in data:
+                raise MalformedInput(f"a record needs {key!r}")
+        ruleset = Ruleset.from_json(data["ruleset"])
+        players = data["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise MalformedInput("'players' must be a list of names (strings)")
+        check_player_count(len(players))
+        first = data.get("first", 0)
+        if type(first) is not int or not 0 <= first < len(players):
+            raise MalformedInput(f"'first' must be a seat from 0 to {len(players) - 1}, got {first!r}")
+        raw = data.get("actions", [])
+        if not isinstance(raw, list):
+            raise MalformedInput("'actions' must be a list")
+        actions = []
+        for index, item in enumerate(raw):
+            try:
+                actions.append(action_from_json(item))
+            except RobinsonError as e:
+                raise MalformedInput(f"action {index}: {e}") from None
+        return cls(ruleset, tuple(players), first, tuple(actions))
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise MalformedInput(f"a record is JSON: {e}") from None
+        return cls.from_json(data)
+
+
+def state_to_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+    """The `robinson replay --json` object (RULES.md section 10)."""
+    return {
+        "over": state.over,
+        "winner": state.winner,
+        "to_move": state.to_move,
+        "phase": state.phase.value,
+        "pending_roll": state.pending_roll,
+        "bank": state.bank,
+        "players": [
+            {
+                "name": name,
+                "position": p.position,
+                "purse": p.purse,
+                "alive": p.alive,
+                "friday": p.friday,
+                "skips": p.skips,
+                "shipwrecked": p.shipwrecked,
+            }
+            for name, p in zip(names, state.players, strict=True)
+        ],
+    }
