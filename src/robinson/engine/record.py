@@ -22,6 +22,8 @@ class GameRecord:
     players: tuple[str, ...]
     first: int = 0
     actions: tuple[Action, ...] = field(default_factory=tuple)
+    # Free-form data other parts attach (server seed, dice proof, dates); replay ignores it.
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def initial_state(self) -> State:
         return new_game(len(self.players), self.ruleset, self.first)
@@ -44,15 +46,18 @@ class GameRecord:
         return state
 
     def with_action(self, action: Action) -> GameRecord:
-        return GameRecord(self.ruleset, self.players, self.first, (*self.actions, action))
+        return GameRecord(self.ruleset, self.players, self.first, (*self.actions, action), self.meta)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "ruleset": self.ruleset.to_json(),
             "players": list(self.players),
             "first": self.first,
             "actions": [a.to_json() for a in self.actions],
         }
+        if self.meta:
+            data["meta"] = self.meta
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
@@ -61,7 +66,7 @@ class GameRecord:
     def from_json(cls, data: object) -> GameRecord:
         if not isinstance(data, dict):
             raise MalformedInput("a record is a JSON object with ruleset, players and actions")
-        allowed = {"ruleset", "players", "first", "actions"}
+        allowed = {"ruleset", "players", "first", "actions", "meta"}
         unknown = set(data) - allowed
         if unknown:
             raise MalformedInput(f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}")
@@ -85,7 +90,10 @@ class GameRecord:
                 actions.append(action_from_json(item))
             except RobinsonError as e:
                 raise MalformedInput(f"action {index}: {e}") from None
-        return cls(ruleset, tuple(players), first, tuple(actions))
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise MalformedInput("'meta' must be an object")
+        return cls(ruleset, tuple(players), first, tuple(actions), meta)
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
