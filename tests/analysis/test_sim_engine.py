@@ -71,7 +71,9 @@ def _compare(fast_batch: Batch, engine_batch: Batch, label: str) -> None:
 
 
 @pytest.mark.parametrize("edition", list(EDITIONS))
-def test_fast_simulator_reproduces_the_engine(edition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fast_simulator_reproduces_the_engine(
+    edition: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(fast, "MAX_ROLLS", MAX_ROLLS)
     jobs = _jobs(edition)
     assert sum(job[3] for job in jobs) >= GAMES_PER_EDITION

@@ -11,4 +11,13 @@ from robinson.analysis.sim.policies import PolicyError
 from robinson.analysis.sim.run import ENGINES, RunResult, simulate
 from robinson.analysis.sim.stats import Estimate, Summary
 
-__all__ = ["ENGINES", "Batch", "Estimate", "PolicyError", "RunResult", "Setup", "Summary", "simulate"]
+__all__ = [
+    "ENGINES",
+    "Batch",
+    "Estimate",
+    "PolicyError",
+    "RunResult",
+    "Setup",
+    "Summary",
+    "simulate",
+]

@@ -148,7 +148,7 @@ def _receive_bank(
 
 
 @njit(cache=True)
-def play_game(  # noqa: C901 - one loop mirroring the engine reads best as one function
+def play_game(
     key: np.uint64,
     n: int,
     first: int,
@@ -268,9 +268,7 @@ def play_game(  # noqa: C901 - one loop mirroring the engine reads best as one f
                 elif kind == FOOTPRINT:  # back to 14, and 14 is resolved
                     pos[seat] = _FOOTPRINT_TARGET
                     landings[_FOOTPRINT_TARGET] += 1
-                    bank = _receive_bank(
-                        purse, friday, bank, seat, amounts[_FOOTPRINT_TARGET]
-                    )
+                    bank = _receive_bank(purse, friday, bank, seat, amounts[_FOOTPRINT_TARGET])
                 elif kind == FRIDAY:  # _Table.bind_friday
                     nb = _right_neighbour(alive, n, seat)
                     if nb >= 0:

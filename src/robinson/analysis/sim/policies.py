@@ -14,8 +14,17 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from robinson.bots import make_bot
-from robinson.engine import DECISIONS, FACES, Choose, Phase, Player, Ruleset, State
+from robinson.bots import BOT_NAMES, make_bot
+from robinson.engine import (
+    DECISIONS,
+    FACES,
+    Choose,
+    Phase,
+    Player,
+    RobinsonError,
+    Ruleset,
+    State,
+)
 
 Decide = Callable[[State], Choose]
 
@@ -83,5 +92,7 @@ def python_decider(name: str, ruleset: Ruleset, players: int) -> Decide:
             pass
     try:
         return make_bot(name).choose
-    except Exception as e:  # the registry's own message names the known bots
-        raise PolicyError(str(e)) from None
+    except RobinsonError:
+        raise PolicyError(
+            f"unknown policy {name!r}: expected a policy or a bot ({', '.join(BOT_NAMES)})"
+        ) from None
