@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 
@@ -41,7 +42,9 @@ def proportion(k: float, n: float) -> Estimate:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if k <= 0 else max(0.0, centre - half)  # exact at the ends, despite rounding
+    high = 1.0 if k >= n else min(1.0, centre + half)
+    return Estimate(p, low, high)
 
 
 @dataclass
@@ -57,6 +60,12 @@ class Moments:
         self.n += v.size
         self.total += float(v.sum())
         self.squares += float((v * v).sum())
+
+    def add_sums(self, sums: npt.NDArray[np.float64]) -> None:
+        """Add (count, sum, sum of squares) computed elsewhere."""
+        self.n += float(sums[0])
+        self.total += float(sums[1])
+        self.squares += float(sums[2])
 
     @property
     def variance(self) -> float:
@@ -143,30 +152,28 @@ class Summary:
         self.landings = np.zeros(SQUARE_COUNT, np.int64)
 
     def add(self, b: Batch) -> None:
-        done = b.winner != -2
-        self.games += len(b)
-        self.truncated += int((~done).sum())
-        w = b.winner[done].astype(np.int64)
         n = self.setup.players
-        self.wins += np.bincount(w[w >= 0], minlength=n)
-        self.no_winner += int((w == -1).sum())
-        self.deaths += (~b.alive[done]).sum(axis=0)
-        self.turns.add(b.turns[done])
-        self.winner_turns.add(b.winner_turns[done][w >= 0])
-        self.rolls.add(b.rolls[done])
-        purse, friday = b.purse[done], b.friday[done]
-        for s in range(n):
-            self.purse[s].add(purse[:, s])
-        self.pot.add(b.pot[done])
-        self.bound_games += int((b.bindings[done] > 0).sum())
-        self.bindings.add(b.bindings[done])
+        counts, sums = _batch_sums(b.winner, b.rolls, b.bindings, b.purse, b.alive, b.friday, n)
+        self.games += len(b)
+        self.truncated += int(counts[0])
+        self.no_winner += int(counts[1])
+        self.bound_games += int(counts[2])
+        self.wins += counts[3 : 3 + n]
+        self.deaths += counts[3 + n : 3 + 2 * n]
+        self.rolls.add_sums(sums[0])
+        self.bindings.add_sums(sums[1])
         # Relations standing at the end, the ones that paid out (or would have).
-        is_master = friday >= 0
-        is_friday = np.stack([(friday == s).any(axis=1) for s in range(n)], axis=1)
-        self.master.add(purse[is_master])
-        self.not_master.add(purse[~is_master])
-        self.friday.add(purse[is_friday])
-        self.not_friday.add(purse[~is_friday])
+        self.master.add_sums(sums[2])
+        self.not_master.add_sums(sums[3])
+        self.friday.add_sums(sums[4])
+        self.not_friday.add_sums(sums[5])
+        for s in range(n):
+            self.purse[s].add_sums(sums[6 + s])
+        done = b.winner != -2
+        everything = bool(done.all())
+        self.turns.add(b.turns if everything else b.turns[done])
+        self.winner_turns.add(b.winner_turns[b.winner >= 0])
+        self.pot.add(b.pot if everything else b.pot[done])
         self.landings += b.landings
 
     @property
@@ -233,3 +240,55 @@ class Summary:
             out["mean_purse_otherwise"] = no.mean().to_json()
             out["difference"] = yes.minus(no).to_json()
         return out
+
+
+@njit(cache=True)
+def _batch_sums(
+    winner: npt.NDArray[np.int8],
+    rolls: npt.NDArray[np.int32],
+    bindings: npt.NDArray[np.int32],
+    purse: npt.NDArray[np.int32],
+    alive: npt.NDArray[np.bool_],
+    friday: npt.NDArray[np.int8],
+    n: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """One pass over a batch (numpy's masks and casts cost more than the games themselves).
+    counts: truncated, no winner, games with a Friday bound, wins per seat, deaths per seat.
+    sums: (count, sum, sum of squares) of rolls, bindings, the purse of masters, non-masters,
+    Fridays, non-Fridays, and of each seat's purse. Truncated games are left out."""
+    counts = np.zeros(3 + 2 * n, np.int64)
+    sums = np.zeros((6 + n, 3), np.float64)
+    is_friday = np.zeros(n, np.bool_)
+    for g in range(len(winner)):
+        w = winner[g]
+        if w == -2:
+            counts[0] += 1
+            continue
+        if w == -1:
+            counts[1] += 1
+        else:
+            counts[3 + w] += 1
+        if bindings[g] > 0:
+            counts[2] += 1
+        _moment(sums, 0, rolls[g])
+        _moment(sums, 1, bindings[g])
+        for s in range(n):
+            is_friday[s] = False
+        for s in range(n):
+            if friday[g, s] >= 0:
+                is_friday[friday[g, s]] = True
+        for s in range(n):
+            p = purse[g, s]
+            if not alive[g, s]:
+                counts[3 + n + s] += 1
+            _moment(sums, 2 if friday[g, s] >= 0 else 3, p)
+            _moment(sums, 4 if is_friday[s] else 5, p)
+            _moment(sums, 6 + s, p)
+    return counts, sums
+
+
+@njit(cache=True, inline="always")
+def _moment(sums: npt.NDArray[np.float64], row: int, value: float) -> None:
+    sums[row, 0] += 1.0
+    sums[row, 1] += value
+    sums[row, 2] += value * value
