@@ -114,6 +114,12 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         table = await svc(request).table(table_id)
         return {"table": table.id, "language": table.language, "game": table.game_view(_lang(lang))}
 
+    @app.post("/api/tables/{table_id}/whoami")
+    async def whoami(table_id: str, body: TokenIn, request: Request) -> dict[str, int]:
+        """The seat a token holds (a browser keeps tokens, and needs to know whose is whose)."""
+        service = svc(request)
+        return {"seat": service.authenticate(await service.table(table_id), body.token)}
+
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActIn, request: Request) -> dict[str, Any]:
         """Play a move; the answer comes after it is stored and broadcast."""
