@@ -27,12 +27,12 @@ def test_the_duty_is_owed_even_when_the_master_pays_less_than_named() -> None:
 
 
 def test_the_duty_is_owed_even_when_the_bank_pays_less_than_named() -> None:
-    state, events = play(f"{S} 1 0r 16/20/f1 0/20", 2)
+    _state, events = play(f"{S} 1 0r 16/20/f1 0/20", 2)
     assert transfers(events) == [(None, 0, 1, 4, "square"), (None, 1, 0, 1, "duty")]
 
 
 def test_a_penniless_friday_pays_nothing() -> None:
-    state, events = play(f"{S} 20 0r 6/20/f1 0/0", 2)
+    _state, events = play(f"{S} 20 0r 6/20/f1 0/0", 2)
     assert transfers(events) == [(0, None, 3, 3, "square"), (1, None, 0, 1, "duty")]
 
 
@@ -62,7 +62,7 @@ def test_payout_with_a_living_friday_the_friday_gets_a_third() -> None:
 
 
 def test_payout_no_friday_duty_on_the_bank() -> None:
-    state, events = play(f"{S} 40 0r 40/20 30/20/f0 20/20", 5)
+    _state, events = play(f"{S} 40 0r 40/20 30/20/f0 20/20", 5)
     # Seat 0 is seat 1's Friday, but the payout carries no duty; the nearest is seat 1.
     assert transfers(events) == [(None, 0, 40, 40, "bank"), (0, 1, 20, 20, "nearest_share")]
 
@@ -87,7 +87,7 @@ def test_payout_share_third_option() -> None:
 
 
 def test_payout_the_dead_are_not_the_nearest_participant() -> None:
-    state, events = play(f"{S} 40 0r 40/20 42/20/x 10/20", 5)
+    _state, events = play(f"{S} 40 0r 40/20 42/20/x 10/20", 5)
     assert transfers(events)[1:] == [(0, 2, 20, 20, "nearest_share")]
 
 

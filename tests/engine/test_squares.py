@@ -31,7 +31,9 @@ def test_square_1_payers_in_turn_order_and_empty_purses_pay_nothing() -> None:
     assert to_text(state) == f"{S} 32 2r 5/0 1/19 9/19"
 
 
-@pytest.mark.parametrize(("square", "amount"), [(3, 1), (11, 1), (14, 2), (18, 4), (33, 3), (40, 4)])
+@pytest.mark.parametrize(
+    ("square", "amount"), [(3, 1), (11, 1), (14, 2), (18, 4), (33, 3), (40, 4)]
+)
 def test_receive_squares_3_11_14_18_33_40(square: int, amount: int) -> None:
     start = square - 2
     state, events = play(f"{S} 20 0r {start}/20 0/20", 2)
@@ -132,7 +134,7 @@ def test_square_10_no_neighbour_nothing_happens() -> None:
 
 
 def test_square_10_no_friday_duty_between_players() -> None:
-    state, events = play(f"{S} 30 0r 8/20/f1 0/20", 2)
+    _state, events = play(f"{S} 30 0r 8/20/f1 0/20", 2)
     assert transfers(events) == [(0, 1, 2, 2, "neighbour")]
 
 
@@ -231,7 +233,11 @@ def test_square_29_no_neighbour_nothing_happens() -> None:
 
 def test_square_32_rescue_without_friday_everybody_pays_the_lander_one() -> None:
     state, events = play(f"{S} 30 1r 0/20 30/20 0/20 0/20", 2)
-    assert transfers(events) == [(2, 1, 1, 1, "rescue"), (3, 1, 1, 1, "rescue"), (0, 1, 1, 1, "rescue")]
+    assert transfers(events) == [
+        (2, 1, 1, 1, "rescue"),
+        (3, 1, 1, 1, "rescue"),
+        (0, 1, 1, 1, "rescue"),
+    ]
     assert to_text(state) == f"{S} 30 2r 0/19 32/23 0/19 0/19"
 
 

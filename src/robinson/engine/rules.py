@@ -309,9 +309,7 @@ class _Table:
 
     def swap(self, seat: int) -> None:
         """Square 36: trade places with every living player on 41; nothing is triggered."""
-        others = tuple(
-            s for s in self._seats_after(seat) if self.position[s] == board.SHIP_SWAP
-        )
+        others = tuple(s for s in self._seats_after(seat) if self.position[s] == board.SHIP_SWAP)
         if not others:
             return
         self.jump(seat, board.SHIP_SWAP, "swap")
