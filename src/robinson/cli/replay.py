@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TextIO
 
 from robinson.engine import GameRecord, RobinsonError, state_to_json
-from robinson.engine.events import TurnBegan
 from robinson.i18n import LANGUAGES, Translator, default_language
 from robinson.tui import board_lines, standings_lines
 
@@ -66,17 +65,14 @@ def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
     print(f"{t.gettext('ui.players')}: {t.join_names(names)}", file=out)
     print(t.format("event.turn_began", name=names[record.first]), file=out)
     state = record.initial_state()
-    for number, (_, state, events) in enumerate(record.steps(), start=1):
-        lines = [t.narrate(e, names) for e in events if not isinstance(e, TurnBegan)]
-        lines = [line for line in lines if line]
+    for number, (_, after, events) in enumerate(record.steps(), start=1):
+        state = after
+        # The engine ends an action's events with the next turn's TurnBegan, so in order they
+        # read as: the roll or choice, what followed, whose turn it is now.
+        lines = [line for line in (t.narrate(e, names) for e in events) if line]
         print(f"{number:>4}. {lines[0] if lines else ''}", file=out)
         for line in lines[1:]:
             print(f"      {line}", file=out)
-        if any(isinstance(e, TurnBegan) for e in events) and not state.over:
-            print(
-                f"      {t.narrate(next(e for e in events if isinstance(e, TurnBegan)), names)}",
-                file=out,
-            )
     print(file=out)
     for line in board_lines(t, state, names):
         print(line, file=out)
