@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from websockets.exceptions import ConnectionClosed
 
 if TYPE_CHECKING:
-    from tests.web.conftest import Server
     from websockets.sync.client import ClientConnection
+
+    from tests.web.conftest import Server
 
 
 def _send(ws: ClientConnection, **msg: Any) -> None:
