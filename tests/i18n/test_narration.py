@@ -124,3 +124,25 @@ def test_option_labels() -> None:
         "Stačí",
         "Plout na 27",
     ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_phase_has_a_prompt(lang: str) -> None:
+    t = Translator(lang)
+    positions = [
+        "standard,30,10,half 30 0r 0/20 0/20",
+        "standard,30,10,half 30 0w2 4/20/m 3/20",
+        "standard,30,10,half 30 1t6 4/20 7/20",
+        "standard,30,10,half 30 0b 20/20 3/20",
+        "standard,30,10,half 30 1c 20/20 23/20",
+        "standard,0,0,half 0 #1 20/0 45/0",
+    ]
+    prompts = [t.prompt(from_text(p), NAMES[:2]) for p in positions]
+    assert len(set(prompts)) == len(prompts)
+    for text in prompts:
+        assert text and "{" not in text and not RAW_KEY.search(text)
+    assert "13" in prompts[2]  # the tree: 7 + 6 is where moving leads
+    assert [label for _, label in t.options(from_text(positions[3]))] == [
+        t.option("again"),
+        t.option("stop"),
+    ]
