@@ -7,7 +7,7 @@ import importlib
 import sys
 
 # Subcommand modules, in the order `robinson --help` lists them.
-SUBCOMMANDS = ["replay"]
+SUBCOMMANDS = ["replay", "analyze"]
 
 
 def build_parser() -> argparse.ArgumentParser:
