@@ -43,10 +43,9 @@ def _value_by_seat(game: GameSolution, state: State) -> np.ndarray:
     assert state.to_move is not None
     seats = [(state.to_move + k) % n for k in range(n)]
     living = [s for s in seats if state.players[s].alive]
-    index = sum(
-        codes.code(state.players[s].position, state.players[s].skips) * codes.K**k
-        for k, s in enumerate(living)
-    )
+    index = 0
+    for s in living:  # the mover is the most significant digit
+        index = index * codes.K + codes.code(state.players[s].position, state.players[s].skips)
     values = game.chains[len(living) - 1].values[index]
     for k, s in enumerate(living):
         out[s] = values[k]
@@ -79,7 +78,9 @@ def _check_states(game: GameSolution, states: list[tuple[int, ...]]) -> None:
     for cs in states:
         if codes.has_skip(cs[0]):
             continue  # the engine never has a mover with a pending skip: see below
-        index = sum(c * codes.K**k for k, c in enumerate(cs))
+        index = 0
+        for c in cs:
+            index = index * codes.K + c
         expected = _one_turn(game, _engine_state(game.ruleset, cs), policy)
         worst = max(worst, float(np.abs(chain.values[index] - expected).max()))
     assert worst < 1e-10
@@ -107,8 +108,8 @@ def test_a_skipped_turn_passes_the_move_unchanged() -> None:
     game = solve_game(Ruleset("standard"), 2, "eager")
     values = game.chains[1].values
     for other in (0, 17, 41):
-        skip = codes.SKIP12 + other * codes.K  # mover on 12 with a skip pending
-        rotated = other + 12 * codes.K
+        skip = codes.SKIP12 * codes.K + other  # mover on 12 with a skip pending
+        rotated = other * codes.K + 12
         assert values[skip] == pytest.approx(values[rotated][::-1], abs=1e-12)
 
 

@@ -21,9 +21,11 @@ shape `(4, 7, K ** (m - 1))`, read as `tables[m][kind, roll, others]`:
 - `kind`: 0 shipwreck (square 4), 1 tree (square 7), 2 bread (square 20), 3 canoe (square 23),
   the order of `DECISION_KINDS`;
 - `roll`: the roll in view, 1..6, for shipwreck and tree; 0 for bread and canoe (no roll in view);
-- `others`: the mixed-radix index `sum(code[k] * K ** (k - 1) for k in 1..m-1)` of the OTHER living
-  players in turn order after the mover (k = 1 is the next living seat, clockwise), where
-  `code = CODES.code(position, skips)` (see `robinson.analysis.exact.codes`; K = `CODES.K`);
+- `others`: the mixed-radix index `sum(code[k] * K ** (m - 1 - k) for k in 1..m-1)` of the
+  OTHER living players in turn order after the mover (k = 1, the next living seat clockwise, is
+  the most significant digit), where `code = codes.code(position, skips)` and `K = codes.K`
+  (module `robinson.analysis.exact.codes`: the square 0..44, 45 for "on 12 with a skip
+  pending", 46 for "on 7 with a skip pending"; K = 47);
 - value 1: take the eager option (`EAGER_OPTION`), 0: take the other one.
 
 `OptimalPolicy.others_index(state)` computes `others` for an engine state.

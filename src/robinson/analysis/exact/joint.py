@@ -2,26 +2,29 @@
 
 State: the codes of the m living pawns in turn order starting with the player whose turn begins
 (`c[0]` the mover, `c[k]` the k-th living seat after him), as the mixed-radix index
-`sum(c[k] * K**k)`. Rotating the seats so that the mover is always first divides the states by m
-and needs no "whose turn" field; a turn that is skipped is simply a state whose mover holds a
-pending skip. A dead pawn leaves the chain: the rest is the game of m - 1 players, solved first
-(the dead never move, pay or count, rule 2.3), so only all-alive states are stored.
+`sum(c[k] * K**(m - 1 - k))`. The mover is the most significant digit: after his turn the seats
+rotate and his new code becomes the last digit, so the successors of a state lie side by side.
+Rotating the seats so that the mover is always first needs no "whose turn" field; a skipped turn
+is simply a state whose mover holds a pending skip. A dead pawn leaves the chain: the rest is the
+game of m - 1 players, solved first (the dead never move, pay or count, rule 2.3), so only
+all-alive states are stored.
 
 `V[s, k]` is the probability that relative seat k wins from state s. It satisfies
-`V[s] = sum over the mover's turn tree (turns.py) of probability * V[next state]`, where a leaf
-is a win (1 for the mover), a death (the (m-1)-player values) or a new code for the mover, with
-the ship swap applied when he ends on 36 while others stand on 41, after which the seats rotate
-by one. At a decision node the mover takes the eager option (policy `eager`) or the option with
-the larger value for himself (policy `optimal`; ties go to the eager option).
+`V[s] = sum over the leaves of the mover's turn (turns.py) of p(leaf) * V[next state]` (rotated),
+where a leaf is a win (1 for the mover), a death (the (m-1)-player values) or a new code for the
+mover, with the ship swap applied when he ends on 36 while others stand on 41. At a decision the
+mover takes the eager option (policy `eager`) or the option with the larger value for himself
+(policy `optimal`; the eager option unless the other is better by more than DECISION_MARGIN).
 
-The system is solved by Gauss-Seidel sweeps (numba), states ordered by decreasing total progress
-so that most successors are already updated; sweeps stop when no value changes by more than
-`tol`. For the eager policy this is the iterative solution of the linear system of the absorbing
-chain; for optimal it is value iteration to its fixed point.
+The system is solved by Gauss-Seidel sweeps (numba) over blocks of states with equal others
+(see `_blocks`); sweeps stop when no value changes by more than `tol`. For the eager policy this
+is the iterative solution of the linear system of the absorbing chain; for optimal it is value
+iteration to its fixed point.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -39,134 +42,191 @@ SWAP_FROM, SWAP_TO = 36, 41
 # within the accuracy of the solve.
 DECISION_MARGIN = 1e-12
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 
 
-@numba.njit(cache=True)
-def _eval_nodes(
-    lo: int,
-    hi: int,
+@numba.njit(cache=True, nogil=True)
+def _fill_block(
+    r: int,
     others: npt.NDArray[np.int64],
     m: int,
-    pow_k: npt.NDArray[np.int64],
-    ntype: npt.NDArray[np.int8],
-    child: npt.NDArray[np.int32],
-    leaf: npt.NDArray[np.int32],
     v: FloatArray,
     vsub: FloatArray,
+    flat_ptr: npt.NDArray[np.int64],
+    flat_row: npt.NDArray[np.int64],
+    flat_p: FloatArray,
+    decisions: int,
     optimal: bool,
-    buf: FloatArray,
+    w: FloatArray,
+    options: FloatArray,
 ) -> None:
-    """Evaluate nodes hi-1 down to lo (a tree or a subtree) into buf; result in buf[lo]."""
-    for i in range(hi - 1, lo - 1, -1):
-        t = ntype[i]
-        if t == CHANCE:
+    """Fill w, the values relative to the mover of every row a turn can end on, when the others
+    are `others[1:]` (index r). Rows 0..K-1: a code (the seats then rotate: the state is
+    r * K + code, or the ship swap's state); K: a win; K + 1: his death (the (m-1)-player state
+    r); K + 2 + d: decision d, each option being a distribution over earlier rows, the option
+    taken by the policy (options[d, o] keeps both)."""
+    kk = w.shape[0] - 2 - decisions
+    swap = False
+    rswap = 0
+    for k in range(1, m):
+        ck = others[k]
+        if ck == SWAP_TO:
+            swap = True
+            ck = SWAP_FROM
+        rswap = rswap * kk + ck
+    for o in range(kk):
+        nidx = r * kk + o
+        if o == SWAP_FROM and swap:
+            nidx = rswap * kk + SWAP_TO
+        w[o, 0] = v[nidx, m - 1]
+        for k in range(1, m):
+            w[o, k] = v[nidx, k - 1]
+    w[kk, 0] = 1.0
+    w[kk + 1, 0] = 0.0
+    for k in range(1, m):
+        w[kk, k] = 0.0
+        w[kk + 1, k] = vsub[r, k - 1]
+    for d in range(decisions):
+        for opt in range(2):
+            e = kk + 2 * d + opt  # option distributions follow the K root distributions
             for j in range(m):
                 acc = 0.0
-                for f in range(6):
-                    acc += buf[child[i, f], j]
-                buf[i, j] = acc / 6.0
-        elif t == DECIDE:
-            a, b = child[i, 0], child[i, 1]
-            pick = b if optimal and buf[b, 0] > buf[a, 0] + DECISION_MARGIN else a
-            for j in range(m):
-                buf[i, j] = buf[pick, j]
-        else:
-            o = leaf[i]
-            if o == WIN:
-                buf[i, 0] = 1.0
-                for j in range(1, m):
-                    buf[i, j] = 0.0
-            elif o == DEAD:
-                buf[i, 0] = 0.0
-                sidx = 0
-                for k in range(1, m):
-                    sidx += others[k] * pow_k[k - 1]
-                for k in range(1, m):
-                    buf[i, k] = vsub[sidx, k - 1]
-            else:
-                swap = False
-                if o == SWAP_FROM:
-                    for k in range(1, m):
-                        if others[k] == SWAP_TO:
-                            swap = True
-                mover = SWAP_TO if swap else o
-                nidx = mover * pow_k[m - 1]
-                for k in range(1, m):
-                    ck = others[k]
-                    if swap and ck == SWAP_TO:
-                        ck = SWAP_FROM
-                    nidx += ck * pow_k[k - 1]
-                buf[i, 0] = v[nidx, m - 1]
-                for k in range(1, m):
-                    buf[i, k] = v[nidx, k - 1]
+                for x in range(flat_ptr[e], flat_ptr[e + 1]):
+                    acc += flat_p[x] * w[flat_row[x], j]
+                options[d, opt, j] = acc
+        pick = 1 if optimal and options[d, 1, 0] > options[d, 0, 0] + DECISION_MARGIN else 0
+        for j in range(m):
+            w[kk + 2 + d, j] = options[d, pick, j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _decode(r: int, m: int, kk: int, others: npt.NDArray[np.int64]) -> None:
+    """others[1..m-1] = the digits of r, others[1] the most significant."""
+    rest = r
+    for k in range(m - 1, 0, -1):
+        others[k] = rest % kk
+        rest //= kk
 
 
 @numba.njit(cache=True, nogil=True)
 def _sweep(
-    order: npt.NDArray[np.int64],
-    ranges: npt.NDArray[np.int64],
+    rests: IntArray,
+    movers: IntArray,
     m: int,
-    pow_k: npt.NDArray[np.int64],
-    start: npt.NDArray[np.int32],
-    ntype: npt.NDArray[np.int8],
-    child: npt.NDArray[np.int32],
-    leaf: npt.NDArray[np.int32],
+    flat_ptr: IntArray,
+    flat_row: IntArray,
+    flat_p: FloatArray,
+    decisions: int,
     v: FloatArray,
     vsub: FloatArray,
     optimal: bool,
 ) -> float:
-    """One Gauss-Seidel pass over `order[lo:hi]` for each (lo, hi) row of `ranges`; returns the
-    largest change. Threads run it on disjoint ranges at once (a range sees what the others have
-    written so far, which only speeds convergence)."""
-    kk = pow_k[1]
-    buf = np.empty((ntype.shape[0], m))
+    """One Gauss-Seidel pass over the blocks `rests` (each: the states with those others and
+    every mover code in `movers`); returns the largest change. Threads run it on disjoint
+    blocks at once (a block sees what other blocks wrote so far, which only helps)."""
+    kk = codes_k(flat_ptr, decisions)
+    w = np.empty((kk + 2 + decisions, m))
+    options = np.empty((max(decisions, 1), 2, m))
     others = np.zeros(m, dtype=np.int64)
+    krest = kk ** (m - 1)
     delta = 0.0
-    for r in range(ranges.shape[0]):
-        for pos in range(ranges[r, 0], ranges[r, 1]):
-            s = order[pos]
-            rest = s
-            for k in range(m):
-                others[k] = rest % kk
-                rest //= kk
-            c0 = others[0]
-            lo, hi = start[c0], start[c0 + 1]
-            _eval_nodes(lo, hi, others, m, pow_k, ntype, child, leaf, v, vsub, optimal, buf)
+    for r in rests:
+        _decode(r, m, kk, others)
+        _fill_block(
+            r, others, m, v, vsub, flat_ptr, flat_row, flat_p, decisions, optimal, w, options
+        )
+        for c0 in movers:
+            s = c0 * krest + r
             for j in range(m):
-                d = abs(buf[lo, j] - v[s, j])
+                acc = 0.0
+                for x in range(flat_ptr[c0], flat_ptr[c0 + 1]):
+                    acc += flat_p[x] * w[flat_row[x], j]
+                d = abs(acc - v[s, j])
                 if d > delta:
                     delta = d
-                v[s, j] = buf[lo, j]
+                v[s, j] = acc
     return delta
+
+
+@numba.njit(cache=True, nogil=True)
+def codes_k(flat_ptr: IntArray, decisions: int) -> int:
+    """K, from the layout of the flat distributions: K roots, then 2 per decision."""
+    return flat_ptr.shape[0] - 1 - 2 * decisions
 
 
 @numba.njit(cache=True)
 def _option_values(
-    node: int,
-    end: int,
     m: int,
-    pow_k: npt.NDArray[np.int64],
-    ntype: npt.NDArray[np.int8],
-    child: npt.NDArray[np.int32],
-    leaf: npt.NDArray[np.int32],
+    flat_ptr: IntArray,
+    flat_row: IntArray,
+    flat_p: FloatArray,
+    decisions: int,
     v: FloatArray,
     vsub: FloatArray,
     optimal: bool,
-    buf: FloatArray,
     out: FloatArray,
 ) -> None:
-    """For decision `node` (subtree node..end-1), out[o, opt, j] for every others-index o."""
-    kk = pow_k[1]
+    """out[r, d, option, j]: decision d's options for every others-index r."""
+    kk = codes_k(flat_ptr, decisions)
+    w = np.empty((kk + 2 + decisions, m))
     others = np.zeros(m, dtype=np.int64)
-    for o in range(out.shape[0]):
-        rest = o
-        for k in range(1, m):
-            others[k] = rest % kk
-            rest //= kk
-        _eval_nodes(node, end, others, m, pow_k, ntype, child, leaf, v, vsub, optimal, buf)
-        for j in range(m):
-            out[o, 0, j] = buf[child[node, 0], j]
-            out[o, 1, j] = buf[child[node, 1], j]
+    for r in range(out.shape[0]):
+        _decode(r, m, kk, others)
+        _fill_block(
+            r, others, m, v, vsub, flat_ptr, flat_row, flat_p, decisions, optimal, w, out[r]
+        )
+
+
+@dataclass(frozen=True)
+class FlatTurns:
+    """The turn trees as distributions over rows (see `_fill_block`): entries
+    flat_ptr[i]..flat_ptr[i+1]-1 of (flat_row, flat_p), for i < K the turn of code i, then for
+    each decision d its eager option (K + 2d) and its other option (K + 2d + 1). A decision
+    appears after every decision nested in its options (bread `again` can land on the canoe)."""
+
+    ptr: IntArray
+    row: IntArray
+    p: FloatArray
+    keys: tuple[tuple[int, int], ...]  # (kind, roll) of each decision
+
+
+def flatten(trees: TurnTrees) -> FlatTurns:
+    k = codes.K
+    keys: list[tuple[int, int]] = []
+    option_dists: list[tuple[dict[int, float], dict[int, float]]] = []
+
+    def walk(i: int, p: float, into: dict[int, float]) -> None:
+        t = trees.ntype[i]
+        if t == CHANCE:
+            for f in range(6):
+                walk(int(trees.child[i, f]), p / 6, into)
+        elif t == DECIDE:
+            key = (int(trees.kind[i]), int(trees.roll[i]))
+            if key not in keys:  # the same (kind, roll) has the same subtree everywhere
+                eager: dict[int, float] = {}
+                other: dict[int, float] = {}
+                walk(int(trees.child[i, 0]), 1.0, eager)
+                walk(int(trees.child[i, 1]), 1.0, other)
+                keys.append(key)
+                option_dists.append((eager, other))
+            row = k + 2 + keys.index(key)
+            into[row] = into.get(row, 0.0) + p
+        else:
+            leaf = int(trees.leaf[i])
+            row = k if leaf == WIN else k + 1 if leaf == DEAD else leaf
+            into[row] = into.get(row, 0.0) + p
+
+    roots = []
+    for c in range(k):
+        dist: dict[int, float] = {}
+        walk(int(trees.start[c]), 1.0, dist)
+        roots.append(dist)
+    dists = roots + [d for pair in option_dists for d in pair]
+    ptr = np.zeros(len(dists) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(d) for d in dists])
+    row = np.array([r for d in dists for r in sorted(d)], dtype=np.int64)
+    p = np.array([d[r] for d in dists for r in sorted(d)], dtype=np.float64)
+    return FlatTurns(ptr, row, p, tuple(keys))
 
 
 @dataclass(frozen=True)
@@ -183,26 +243,23 @@ class Solution:
         return [float(x) for x in self.values[state_index]]
 
 
-def _subtree_end(trees: TurnTrees) -> npt.NDArray[np.int32]:
-    end = np.arange(1, trees.nodes + 1, dtype=np.int32)
-    for i in range(trees.nodes - 1, -1, -1):
-        kids = trees.child[i][trees.child[i] >= 0]
-        if len(kids):
-            end[i] = max(end[i], int(end[kids].max()))
-    return end
-
-
-def _order(m: int, reachable: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """The states made only of codes a pawn can hold, by decreasing total progress, so that the
-    successors of a state have mostly been updated before it in the same sweep."""
+def _blocks(m: int, reachable: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """The sweep order: blocks of states with equal others (index r of c[1:]), by decreasing
+    progress of the others, and in each block the mover codes by decreasing progress. Progress
+    first means the successors of a state have mostly been updated before it in the same sweep;
+    blocks mean the successors of a whole block are one run of K rows of the value table.
+    Only codes a pawn can hold are visited."""
     square = np.array(codes.SQUARE_OF_CODE, dtype=np.int64)
     total = np.zeros(1, dtype=np.int64)
     ok = np.ones(1, dtype=bool)
-    for _ in range(m):  # the new axis is the slower digit
+    for _ in range(m - 1):  # sums and masks are symmetric: the digit order does not matter
         total = (total[None, :] + square[:, None]).reshape(-1)
         ok = (ok[None, :] & reachable[:, None]).reshape(-1)
-    states = np.flatnonzero(ok)
-    return states[np.argsort(-total[states], kind="stable")].astype(np.int64)
+    rests = np.flatnonzero(ok)
+    rests = rests[np.argsort(-total[rests], kind="stable")]
+    movers = np.flatnonzero(reachable)
+    movers = movers[np.argsort(-square[movers], kind="stable")]
+    return rests.astype(np.int64), movers.astype(np.int64)
 
 
 def reachable_codes(trees: TurnTrees) -> npt.NDArray[np.bool_]:
@@ -228,37 +285,29 @@ def solve_joint(
 ) -> Solution:
     """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1)."""
     began = time.perf_counter()
-    k = codes.K
-    pow_k = np.array([k**i for i in range(m + 1)], dtype=np.int64)
-    v = np.zeros((k**m, m), dtype=np.float64)
+    flat = flatten(trees)
+    v = np.zeros((codes.K**m, m), dtype=np.float64)
     vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
-    order = _order(m, reachable_codes(trees))
-    threads = 1 if len(order) < 50_000 else max(1, min(threads or os.cpu_count() or 1, 8))
-    # Interleaved blocks: every thread works from the most advanced states down, together.
-    bounds = np.linspace(0, len(order), 8 * threads + 1).astype(np.int64)
-    blocks = np.stack([bounds[:-1], bounds[1:]], axis=1)
-    parts = [blocks[t::threads] for t in range(threads)]
+    rests, movers = _blocks(m, reachable_codes(trees))
+    threads = 1 if len(rests) < 1000 else max(1, min(threads or os.cpu_count() or 1, 8))
+    # Threads take interleaved slices of the blocks, so all work from the most advanced down.
+    parts = [rests[t::threads] for t in range(threads)]
+    sweep = functools.partial(
+        _sweep,
+        movers=movers,
+        m=m,
+        flat_ptr=flat.ptr,
+        flat_row=flat.row,
+        flat_p=flat.p,
+        decisions=len(flat.keys),
+        v=v,
+        vsub=vsub,
+        optimal=optimal,
+    )
     residual, sweeps = np.inf, 0
     with ThreadPoolExecutor(threads) as pool:
         while residual > tol and sweeps < max_sweeps:
-            residual = max(
-                pool.map(
-                    lambda part: _sweep(
-                        order,
-                        part,
-                        m,
-                        pow_k,
-                        trees.start,
-                        trees.ntype,
-                        trees.child,
-                        trees.leaf,
-                        v,
-                        vsub,
-                        optimal,
-                    ),
-                    parts,
-                )
-            )
+            residual = max(pool.map(sweep, parts))
             sweeps += 1
     return Solution(m, v, sweeps, float(residual), time.perf_counter() - began)
 
@@ -268,22 +317,12 @@ def option_values(
 ) -> dict[tuple[int, int], FloatArray]:
     """For each decision (kind, roll): values[others, option, seat] (option 0 eager, 1 other),
     the win probabilities of every relative seat after each option, for every placing of the
-    other m - 1 living pawns."""
+    other m - 1 living pawns (index r of c[1:], as in the state index)."""
     m = solution.m
-    k = codes.K
-    pow_k = np.array([k**i for i in range(m + 1)], dtype=np.int64)
+    flat = flatten(trees)
     vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
-    buf = np.zeros((trees.nodes, m), dtype=np.float64)
-    end = _subtree_end(trees)
-    result: dict[tuple[int, int], FloatArray] = {}
-    for node in np.flatnonzero(trees.ntype == DECIDE):
-        key = (int(trees.kind[node]), int(trees.roll[node]))
-        if key in result:
-            continue  # every decision (kind, roll) has the same subtree wherever it arises
-        out = np.zeros((k ** (m - 1), 2, m), dtype=np.float64)
-        _option_values(
-            int(node), int(end[node]), m, pow_k, trees.ntype, trees.child, trees.leaf,
-            solution.values, vsub, optimal, buf, out,
-        )  # fmt: skip
-        result[key] = out
-    return result
+    out = np.zeros((codes.K ** (m - 1), max(len(flat.keys), 1), 2, m), dtype=np.float64)
+    _option_values(
+        m, flat.ptr, flat.row, flat.p, len(flat.keys), solution.values, vsub, optimal, out
+    )
+    return {key: out[:, d] for d, key in enumerate(flat.keys)}

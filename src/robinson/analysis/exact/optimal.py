@@ -44,12 +44,11 @@ class OptimalPolicy:
         n = len(state.players)
         if mover is None:
             raise RobinsonError("the game is over: nobody is to move")
-        index, weight = 0, 1
-        for k in range(1, n):
+        index = 0
+        for k in range(1, n):  # the first player after the mover is the most significant
             p = state.players[(mover + k) % n]
             if p.alive:
-                index += codes.code(p.position, p.skips) * weight
-                weight *= codes.K
+                index = index * codes.K + codes.code(p.position, p.skips)
         return index
 
     def decide(self, state: State) -> Choose:
