@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run play test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## make run: the main job (see README)
+## make run: the main job: the web server on http://127.0.0.1:8000 (see README)
 run: $(STAMP)
+	$(BIN)/robinson serve
+
+## make play: a game in the terminal
+play: $(STAMP)
 	$(BIN)/robinson play
 
 ## make test: lint, strict types on the engine, the whole suite

@@ -31,5 +31,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise RobinsonError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}") from None
+        raise RobinsonError(
+            f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}"
+        ) from None
     return factory(seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from robinson.bots.base import register
 from robinson.engine import DECISIONS, SQUARES, Choose, Effect, Phase, State
@@ -26,7 +27,12 @@ class EagerBot:
     """Always forward: never restart, never stay, always roll again, always jump."""
 
     name = "eager"
-    _PICK = {Phase.SHIPWRECK: "move", Phase.TREE: "move", Phase.BREAD: "again", Phase.CANOE: "jump"}
+    _PICK: ClassVar[dict[Phase, str]] = {
+        Phase.SHIPWRECK: "move",
+        Phase.TREE: "move",
+        Phase.BREAD: "again",
+        Phase.CANOE: "jump",
+    }
 
     def __init__(self, seed: int | None = None) -> None:
         del seed

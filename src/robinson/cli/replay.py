@@ -1,4 +1,9 @@
-"""`robinson replay FILE... [--json]`: the state after a record's last action (RULES.md 10)."""
+"""`robinson replay FILE... [--json] [--lang L]`: replay game records (RULES.md section 10).
+
+With `--json`, one JSON object per file (the state after the last action), one per line, in order.
+Without it, the whole game is narrated in the chosen language: every action and its events, then
+the final board and standings. A bad record names the action index and exits non-zero.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +11,74 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from robinson.engine import GameRecord, RobinsonError, state_to_json
+from robinson.i18n import LANGUAGES, Translator, default_language
+from robinson.tui import board_lines, standings_lines
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("replay", help="replay game records")
+    p = sub.add_parser(
+        "replay",
+        help="replay game records",
+        description="Replay game records: narrate them, or print the final state as JSON.",
+    )
     p.add_argument("files", nargs="+", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object per file")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the narration (default: from the locale, else en)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    for path in args.files:
+    translator = Translator(args.lang or default_language())
+    for index, path in enumerate(args.files):
         try:
             record = GameRecord.loads(path.read_text(encoding="utf-8"))
-            state = record.replay()
+            if args.json:
+                state = record.replay()
+                print(json.dumps(state_to_json(state, record.players), ensure_ascii=False))
+            else:
+                if len(args.files) > 1:
+                    print(("\n" if index else "") + f"== {path}")
+                narrate_record(translator, record, sys.stdout)
         except OSError as e:
             print(f"robinson replay: {path}: cannot read: {e.strerror}", file=sys.stderr)
             return 2
         except RobinsonError as e:
+            sys.stdout.flush()
             print(f"robinson replay: {path}: {e}", file=sys.stderr)
             return 1
-        print(json.dumps(state_to_json(state, record.players), ensure_ascii=False))
     return 0
+
+
+def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
+    """Every action with its events, then the final board and standings. An illegal action
+    raises after everything before it has been narrated."""
+    names = record.players
+    print(t.rules_summary(record.ruleset), file=out)
+    print(f"{t.gettext('ui.players')}: {t.join_names(names)}", file=out)
+    print(t.format("event.turn_began", name=names[record.first]), file=out)
+    state = record.initial_state()
+    for number, (_, after, events) in enumerate(record.steps(), start=1):
+        state = after
+        # The engine ends an action's events with the next turn's TurnBegan, so in order they
+        # read as: the roll or choice, what followed, whose turn it is now.
+        lines = [line for line in (t.narrate(e, names) for e in events) if line]
+        print(f"{number:>4}. {lines[0] if lines else ''}", file=out)
+        for line in lines[1:]:
+            print(f"      {line}", file=out)
+    print(file=out)
+    for line in board_lines(t, state, names):
+        print(line, file=out)
+    if state.over:
+        print(file=out)
+        for line in standings_lines(t, state, names):
+            print(line, file=out)
+    else:
+        print(t.prompt(state, names), file=out)

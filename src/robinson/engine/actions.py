@@ -32,9 +32,7 @@ class Choose:
 
     def __post_init__(self) -> None:
         if self.option not in OPTIONS:
-            raise MalformedInput(
-                f"a choice is one of {', '.join(OPTIONS)}, got {self.option!r}"
-            )
+            raise MalformedInput(f"a choice is one of {', '.join(OPTIONS)}, got {self.option!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {"choose": self.option}

@@ -11,8 +11,8 @@ from typing import Any
 from robinson.engine.actions import Action, action_from_json
 from robinson.engine.errors import IllegalAction, MalformedInput, RobinsonError
 from robinson.engine.events import Event
-from robinson.engine.ruleset import Ruleset, check_player_count
 from robinson.engine.rules import apply, new_game
+from robinson.engine.ruleset import Ruleset, check_player_count
 from robinson.engine.state import State
 
 
@@ -36,17 +36,21 @@ class GameRecord:
             try:
                 state, events = apply(state, action)
             except IllegalAction as e:
-                raise IllegalAction(f"action {index} ({action}): {e}", expected=e.expected) from None
+                raise IllegalAction(
+                    f"action {index} ({action}): {e}", expected=e.expected
+                ) from None
             yield action, state, events
 
     def replay(self) -> State:
         state = self.initial_state()
-        for _, state, _ in self.steps():
-            pass
+        for _, after, _ in self.steps():
+            state = after
         return state
 
     def with_action(self, action: Action) -> GameRecord:
-        return GameRecord(self.ruleset, self.players, self.first, (*self.actions, action), self.meta)
+        return GameRecord(
+            self.ruleset, self.players, self.first, (*self.actions, action), self.meta
+        )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -69,7 +73,9 @@ class GameRecord:
         allowed = {"ruleset", "players", "first", "actions", "meta"}
         unknown = set(data) - allowed
         if unknown:
-            raise MalformedInput(f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}")
+            raise MalformedInput(
+                f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}"
+            )
         for key in ("ruleset", "players"):
             if key not in data:
                 raise MalformedInput(f"a record needs {key!r}")
@@ -80,7 +86,9 @@ class GameRecord:
         check_player_count(len(players))
         first = data.get("first", 0)
         if type(first) is not int or not 0 <= first < len(players):
-            raise MalformedInput(f"'first' must be a seat from 0 to {len(players) - 1}, got {first!r}")
+            raise MalformedInput(
+                f"'first' must be a seat from 0 to {len(players) - 1}, got {first!r}"
+            )
         raw = data.get("actions", [])
         if not isinstance(raw, list):
             raise MalformedInput("'actions' must be a list")

@@ -38,6 +38,9 @@ from robinson.engine.ruleset import Fever, Ruleset, check_player_count
 from robinson.engine.state import DECISIONS, Phase, Player, State
 
 _DIE_PROBABILITY = 1 / len(FACES)
+_ROLLS = tuple(Roll(f) for f in FACES)
+_OUTCOMES = tuple((r, _DIE_PROBABILITY) for r in _ROLLS)
+_CHOICES = {phase: tuple(Choose(o) for o in options) for phase, options in DECISIONS.items()}
 
 # The square each decision belongs to, for events and messages.
 _DECISION_SQUARE = {Phase.SHIPWRECK: 4, Phase.TREE: 7, Phase.BREAD: 20, Phase.CANOE: 23}
@@ -62,17 +65,17 @@ def new_game(players: int, ruleset: Ruleset | None = None, first: int = 0) -> St
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action allowed now: the six faces at a chance node, the options at a decision."""
     if state.phase is Phase.ROLL:
-        return tuple(Roll(f) for f in FACES)
+        return _ROLLS
     if state.phase is Phase.OVER:
         return ()
-    return tuple(Choose(o) for o in DECISIONS[state.phase])
+    return _CHOICES[state.phase]
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Roll, float], ...]:
     """At a chance node, each face with its probability; elsewhere nothing."""
     if state.phase is not Phase.ROLL:
         return ()
-    return tuple((Roll(f), _DIE_PROBABILITY) for f in FACES)
+    return _OUTCOMES
 
 
 def expected(state: State) -> str:
@@ -107,6 +110,7 @@ class _Table:
     """A mutable working copy of one state, for resolving a single action."""
 
     def __init__(self, state: State) -> None:
+        self.original = state
         self.ruleset = state.ruleset
         self.optional = state.ruleset.optional_choices
         self.position = [p.position for p in state.players]
@@ -126,23 +130,34 @@ class _Table:
         over = self.phase is Phase.OVER
         return State(
             ruleset=self.ruleset,
-            players=tuple(
-                Player(
-                    position=self.position[i],
-                    purse=self.purse[i],
-                    alive=self.alive[i],
-                    friday=self.friday[i],
-                    skips=self.skips[i],
-                    shipwrecked=self.marked[i],
-                )
-                for i in range(len(self.position))
-            ),
+            players=tuple(self._player(i, p) for i, p in enumerate(self.original.players)),
             bank=self.bank,
             to_move=None if over else self.seat,
             phase=self.phase,
             pending_roll=self.pending_roll,
             winner=self.winner,
         )
+
+    def _player(self, i: int, before: Player) -> Player:
+        """Seat i after the action; the old value itself when nothing of it changed."""
+        after = (
+            self.position[i],
+            self.purse[i],
+            self.alive[i],
+            self.friday[i],
+            self.skips[i],
+            self.marked[i],
+        )
+        if after == (
+            before.position,
+            before.purse,
+            before.alive,
+            before.friday,
+            before.skips,
+            before.shipwrecked,
+        ):
+            return before
+        return Player(*after)
 
     # -- seats ---------------------------------------------------------------------------------
 
@@ -309,9 +324,7 @@ class _Table:
 
     def swap(self, seat: int) -> None:
         """Square 36: trade places with every living player on 41; nothing is triggered."""
-        others = tuple(
-            s for s in self._seats_after(seat) if self.position[s] == board.SHIP_SWAP
-        )
+        others = tuple(s for s in self._seats_after(seat) if self.position[s] == board.SHIP_SWAP)
         if not others:
             return
         self.jump(seat, board.SHIP_SWAP, "swap")

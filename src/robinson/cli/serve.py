@@ -1,0 +1,63 @@
+"""`robinson serve`: the web server (HTTP and WebSocket) for online, hot-seat and bot games."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="play in the browser: start the web server")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="port to listen on (default: $PORT, else 8000)",
+    )
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="SQLAlchemy URL of the store (default: $ROBINSON_DATABASE_URL, else a SQLite file "
+        "in the user's data directory); e.g. postgresql+psycopg://user@host/robinson",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="pause before each bot move, so people can follow (default 0.8)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from robinson.web.app import create_app
+    from robinson.web.store import default_url
+
+    port = args.port
+    if port is None:
+        env = os.environ.get("PORT", "8000")
+        if not env.isdigit() or not 0 < int(env) < 65536:
+            print(f"robinson serve: PORT must be a port number, got {env!r}")
+            return 2
+        port = int(env)
+    if args.bot_delay < 0:
+        print("robinson serve: --bot-delay must be 0 or more seconds")
+        return 2
+    url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
+    app = create_app(url, bot_delay=args.bot_delay)
+    shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    print(f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)})", flush=True)
+    uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The URL without a password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,176 @@
+"""One sentence per engine event, in the translator's language.
+
+Every event kind of `robinson.engine.events` has a narrator here (a test checks them all against
+real games in every language). Payments to and from the bank have their own messages per reason,
+so that each language can put "the bank" in the right grammatical case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from robinson.engine import Reason, RobinsonError
+from robinson.engine import events as ev
+
+if TYPE_CHECKING:
+    from robinson.i18n.translator import Translator
+
+Narrator = Callable[["Translator", Any, Sequence[str]], str]
+
+# Transfers between two players: one message per reason.
+_BETWEEN_PLAYERS = {
+    Reason.NEIGHBOUR: "event.transfer.neighbour",
+    Reason.FRIDAY: "event.transfer.friday",
+    Reason.RESCUE: "event.transfer.rescue",
+    Reason.FRIDAY_SHARE: "event.transfer.friday_share",
+    Reason.NEAREST_SHARE: "event.transfer.nearest_share",
+}
+
+
+def name_of(names: Sequence[str], seat: int) -> str:
+    if not 0 <= seat < len(names):
+        raise RobinsonError(f"no name for seat {seat}: names must list every seat, got {names!r}")
+    return names[seat]
+
+
+def narrate(t: Translator, event: ev.Event, names: Sequence[str]) -> str:
+    try:
+        narrator = _NARRATORS[type(event)]
+    except KeyError:
+        raise RobinsonError(f"no narration for event kind {event.kind!r}") from None
+    return narrator(t, event, names)
+
+
+def _turn_began(t: Translator, e: ev.TurnBegan, names: Sequence[str]) -> str:
+    return t.format("event.turn_began", name=name_of(names, e.seat))
+
+
+def _skipped(t: Translator, e: ev.Skipped, names: Sequence[str]) -> str:
+    text = t.format("event.skipped", name=name_of(names, e.seat))
+    if e.left:
+        text += " " + t.nformat("event.skips_left", e.left)
+    return text
+
+
+def _rolled(t: Translator, e: ev.Rolled, names: Sequence[str]) -> str:
+    return t.format("event.rolled", name=name_of(names, e.seat), face=e.face)
+
+
+def _chose(t: Translator, e: ev.Chose, names: Sequence[str]) -> str:
+    return t.format(f"event.chose.{e.square}.{e.option}", name=name_of(names, e.seat))
+
+
+def _bounced(t: Translator, e: ev.Bounced, names: Sequence[str]) -> str:
+    return t.nformat("event.bounced", e.overshoot, name=name_of(names, e.seat))
+
+
+def _moved(t: Translator, e: ev.Moved, names: Sequence[str]) -> str:
+    return t.format(
+        f"event.moved.{e.cause}",
+        name=name_of(names, e.seat),
+        start=e.start,
+        end=e.end,
+        title=t.gettext(f"square.{e.end}.title"),
+    )
+
+
+def _transfer(t: Translator, e: ev.Transfer, names: Sequence[str]) -> str:
+    amount = t.tokens(e.amount)
+    if e.reason in _BETWEEN_PLAYERS:
+        assert e.payer is not None and e.payee is not None
+        text = t.format(
+            _BETWEEN_PLAYERS[e.reason],
+            payer=name_of(names, e.payer),
+            payee=name_of(names, e.payee),
+            amount=amount,
+        )
+    elif e.reason is Reason.BANK:
+        assert e.payee is not None
+        text = t.format("event.transfer.bank", payee=name_of(names, e.payee), amount=amount)
+    elif e.reason is Reason.TRAVEL:
+        assert e.payer is not None
+        text = t.format("event.transfer.travel", payer=name_of(names, e.payer), amount=amount)
+    else:  # SQUARE or DUTY: to or from the bank
+        if e.payer is not None:
+            key, who = f"event.transfer.{e.reason.value}.pay", {"payer": name_of(names, e.payer)}
+        else:
+            assert e.payee is not None
+            key, who = (
+                f"event.transfer.{e.reason.value}.receive",
+                {"payee": name_of(names, e.payee)},
+            )
+        text = t.format(key, amount=amount, **who)
+    if e.amount < e.owed:  # a purse or the bank ran short; the rest is forgiven (rule 6.1)
+        text += " " + t.nformat("event.transfer.short", e.owed)
+    return text
+
+
+def _shipwrecked(t: Translator, e: ev.Shipwrecked, names: Sequence[str]) -> str:
+    return t.format("event.shipwrecked", name=name_of(names, e.seat))
+
+
+def _will_skip(t: Translator, e: ev.WillSkip, names: Sequence[str]) -> str:
+    text = t.format(f"event.will_skip.{e.square}", name=name_of(names, e.seat))
+    if e.skips > 1:
+        text += " " + t.nformat("event.skips_left", e.skips)
+    return text
+
+
+def _extra_roll(t: Translator, e: ev.ExtraRoll, names: Sequence[str]) -> str:
+    return t.format(f"event.extra_roll.{e.square}", name=name_of(names, e.seat))
+
+
+def _chorus(t: Translator, e: ev.Chorus, names: Sequence[str]) -> str:
+    return t.gettext("event.chorus")
+
+
+def _became_friday(t: Translator, e: ev.BecameFriday, names: Sequence[str]) -> str:
+    fields = {"friday": name_of(names, e.friday), "master": name_of(names, e.master)}
+    if e.replaced is None:
+        return t.format("event.became_friday", **fields)
+    return t.format("event.became_friday.replaced", replaced=name_of(names, e.replaced), **fields)
+
+
+def _swapped(t: Translator, e: ev.Swapped, names: Sequence[str]) -> str:
+    others = t.join_names([name_of(names, s) for s in e.others])
+    return t.format("event.swapped", name=name_of(names, e.seat), others=others)
+
+
+def _died(t: Translator, e: ev.Died, names: Sequence[str]) -> str:
+    return t.format("event.died", name=name_of(names, e.seat), square=e.square)
+
+
+def _friday_released(t: Translator, e: ev.FridayReleased, names: Sequence[str]) -> str:
+    return t.format(
+        "event.friday_released", friday=name_of(names, e.friday), master=name_of(names, e.master)
+    )
+
+
+def _won(t: Translator, e: ev.Won, names: Sequence[str]) -> str:
+    return t.format("event.won", name=name_of(names, e.seat))
+
+
+def _game_over(t: Translator, e: ev.GameOver, names: Sequence[str]) -> str:
+    return t.gettext("event.game_over.none" if e.winner is None else "event.game_over.winner")
+
+
+_NARRATORS: dict[type[ev.Event], Narrator] = {
+    ev.TurnBegan: _turn_began,
+    ev.Skipped: _skipped,
+    ev.Rolled: _rolled,
+    ev.Chose: _chose,
+    ev.Bounced: _bounced,
+    ev.Moved: _moved,
+    ev.Transfer: _transfer,
+    ev.Shipwrecked: _shipwrecked,
+    ev.WillSkip: _will_skip,
+    ev.ExtraRoll: _extra_roll,
+    ev.Chorus: _chorus,
+    ev.BecameFriday: _became_friday,
+    ev.Swapped: _swapped,
+    ev.Died: _died,
+    ev.FridayReleased: _friday_released,
+    ev.Won: _won,
+    ev.GameOver: _game_over,
+}

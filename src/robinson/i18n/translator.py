@@ -1,0 +1,170 @@
+"""`Translator`: everything the interfaces say, in one language.
+
+Templates in the catalogs use `str.format` fields (`{name}`, `{amount}`); only the template is
+parsed, so player names containing braces are safe. Counts always go through `ngettext` with the
+catalog's plural rule (Latvian and Czech have three forms).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from robinson.engine import DECISIONS, HOME, Phase, RobinsonError, Ruleset, State
+from robinson.engine.board import target_of
+from robinson.engine.events import Event
+from robinson.i18n import narration
+from robinson.i18n.catalogs import check_language, load_catalog, translations
+from robinson.i18n.squares import effect_key
+
+_DECISION_PROMPT = {
+    Phase.SHIPWRECK: "prompt.shipwreck",
+    Phase.TREE: "prompt.tree",
+    Phase.BREAD: "prompt.bread",
+    Phase.CANOE: "prompt.canoe",
+}
+_OPTIONS = ("restart", "move", "stay", "again", "stop", "jump")
+
+# Catalan elides "de" before a vowel or a mute h: "el Divendres d'Anna", "de Bernat".
+_CA_DE_FIELD = re.compile(r"\bde \{(\w+)\}")
+_CA_ELIDES = re.compile(r"^(?:[aeiouàèéíïòóúü]|h[aeiouàèéíïòóúü])", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SquareText:
+    number: int
+    title: str
+    story: str
+    effect: str | None  # the rule in force under the ruleset; None for a story square
+
+
+class Translator:
+    """Texts in one of LANGUAGES. Unknown codes raise `RobinsonError` naming the four."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = check_language(lang)
+        self._translations = translations(lang)
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    # -- raw catalog access --------------------------------------------------------------------
+
+    def gettext(self, key: str) -> str:
+        return str(self._translations.gettext(key))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(self._translations.ngettext(singular, plural, n))
+
+    def format(self, key: str, **fields: Any) -> str:
+        """The message `key` with its fields filled in."""
+        return self._fill(self.gettext(key), fields)
+
+    def nformat(self, key: str, n: int, **fields: Any) -> str:
+        """The plural message `key` in the form for `n`, with `{n}` and the fields filled in."""
+        return self._fill(self.ngettext(key, key + ".plural", n), {"n": n, **fields})
+
+    def _fill(self, template: str, fields: dict[str, Any]) -> str:
+        if self.lang == "ca":
+            template = _CA_DE_FIELD.sub(lambda m: _elide(m, fields), template)
+        return template.format(**fields)
+
+    # -- small phrases -------------------------------------------------------------------------
+
+    def tokens(self, n: int) -> str:
+        """`n` tokens, as the object of a verb ("3 tokens", "3 žetonus", "5 žetonů")."""
+        return self.nformat("n.tokens", n)
+
+    def join_names(self, names: Sequence[str]) -> str:
+        """Names joined the language's way: "A", "A and B", "A, B and C"."""
+        if len(names) <= 1:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self.gettext('word.and')} {names[-1]}"
+
+    def bank_name(self) -> str:
+        return self.gettext("ui.bank")
+
+    def language_name(self, lang: str) -> str:
+        return self.gettext(f"lang.{check_language(lang)}")
+
+    def edition_name(self, edition: str) -> str:
+        return self.gettext(f"edition.{Ruleset(edition).edition}")
+
+    # -- the API other parts use ---------------------------------------------------------------
+
+    def square(self, number: int, ruleset: Ruleset) -> SquareText:
+        """Title, story and the effect line in force under `ruleset` for square 1..45."""
+        if type(number) is not int or not 1 <= number <= HOME:
+            raise RobinsonError(f"a square is a whole number from 1 to {HOME}, got {number!r}")
+        key = effect_key(number, ruleset, self.lang)
+        return SquareText(
+            number=number,
+            title=self.gettext(f"square.{number}.title"),
+            story=self.gettext(f"square.{number}.story"),
+            effect=None if key is None else self.gettext(key),
+        )
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str:
+        """One engine event as one sentence ("" for an event not worth a line)."""
+        return narration.narrate(self, event, names)
+
+    def prompt(self, state: State, names: Sequence[str]) -> str:
+        """What the player to move is asked; decisions name the roll and where it leads."""
+        if state.over or state.to_move is None:
+            return self.gettext("prompt.over")
+        name = narration.name_of(names, state.to_move)
+        if state.phase is Phase.ROLL:
+            return self.format("prompt.roll", name=name)
+        here = state.players[state.to_move].position
+        face = state.pending_roll
+        fields: dict[str, Any] = {"name": name, "face": face}
+        if face is not None:
+            fields["restart"] = target_of(0, face)[0]
+            fields["move"] = target_of(here, face)[0]
+        return self.format(_DECISION_PROMPT[state.phase], **fields)
+
+    def option(self, option: str) -> str:
+        """The button label of a decision option."""
+        if option not in _OPTIONS:
+            raise RobinsonError(f"unknown option {option!r}: expected one of {', '.join(_OPTIONS)}")
+        return self.gettext(f"option.{option}")
+
+    def options(self, state: State) -> tuple[tuple[str, str], ...]:
+        """The decision pending in `state` as (option, label) pairs, in DECISIONS order."""
+        return tuple((o, self.option(o)) for o in DECISIONS.get(state.phase, ()))
+
+    def rules_summary(self, ruleset: Ruleset) -> str:
+        """A short description of the edition and the money options."""
+        fever = "extra" if ruleset.fever.value == "extra_roll" else "skip"
+        choices = "optional" if ruleset.optional_choices else "compulsory"
+        return " ".join(
+            [
+                self.format("summary.edition", edition=self.edition_name(ruleset.edition)),
+                self.gettext(f"summary.fever.{fever}"),
+                self.gettext(f"summary.choices.{choices}"),
+                self.format(
+                    "summary.money",
+                    start=self.tokens(ruleset.start_tokens),
+                    stake=self.tokens(ruleset.stake),
+                ),
+                self.gettext(f"summary.share.{ruleset.share}"),
+            ]
+        )
+
+    def ui_strings(self) -> dict[str, str]:
+        """Every singular message of the catalog by key (UI labels, options, prompts, square
+        titles and stories, templates with `{field}`s), for sending to a browser. Counts are
+        formatted on the server (`tokens`, `nformat`), where the plural rules live."""
+        strings = {}
+        for message in load_catalog(self.lang):
+            if message.id and isinstance(message.id, str):
+                strings[message.id] = self.gettext(message.id)
+        return strings
+
+
+def _elide(match: re.Match[str], fields: dict[str, Any]) -> str:
+    field = match.group(1)
+    value = str(fields.get(field, ""))
+    return f"d’{{{field}}}" if _CA_ELIDES.match(value) else match.group(0)

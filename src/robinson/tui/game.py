@@ -1,0 +1,174 @@
+"""A game at the terminal: dice from a seeded `random.Random`, bots and humans, narration.
+
+Input goes through an `ask(question) -> answer` function so the same loop serves a terminal, a
+pipe and tests; it raises `Quit` on "q", end of input or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from robinson.bots import Bot, make_bot
+from robinson.engine import Action, Choose, GameRecord, Phase, Roll, Ruleset, State, apply
+from robinson.engine.events import Event, Moved, TurnBegan
+from robinson.i18n import Translator
+from robinson.tui.board import board_lines, square_card, standings_lines
+
+HUMAN = "human"
+QUIT_WORDS = ("q", "quit")
+Ask = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    kind: str  # HUMAN or a bot name
+    age: int | None = None
+
+
+class Quit(Exception):
+    """The player asked to stop (q), or the input ended or was interrupted."""
+
+
+def first_seat(seats: Sequence[Seat]) -> int:
+    """The youngest player with an age starts (the earliest seat on a tie); else seat 0."""
+    aged = [(s.age, i) for i, s in enumerate(seats) if s.age is not None]
+    return min(aged)[1] if aged else 0
+
+
+class TerminalGame:
+    def __init__(
+        self,
+        t: Translator,
+        ruleset: Ruleset,
+        seats: Sequence[Seat],
+        seed: int,
+        save_path: Path | None,
+        out: TextIO,
+    ) -> None:
+        self.t = t
+        self.seats = tuple(seats)
+        self.names = tuple(s.name for s in seats)
+        self.seed = seed
+        self.save_path = save_path
+        self.out = out
+        self.dice = random.Random(seed)
+        meta: dict[str, object] = {
+            "seed": seed,
+            "dice": "random.Random(seed).randint(1, 6) per roll",
+        }
+        if any(s.age is not None for s in seats):
+            meta["ages"] = [s.age for s in seats]
+        self.record = GameRecord(ruleset, self.names, first_seat(seats), (), meta)
+        self.bots: dict[int, Bot] = {
+            i: make_bot(s.kind, seed + i) for i, s in enumerate(seats) if s.kind != HUMAN
+        }
+
+    def say(self, line: str = "") -> None:
+        print(line, file=self.out, flush=True)
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def play(self, ask: Ask, interactive: bool) -> int:
+        """Play to the end (exit status 0), or until the players stop (1); then offer to save."""
+        t, state = self.t, self.record.initial_state()
+        self.say(t.rules_summary(self.record.ruleset))
+        self.say(t.format("cli.seed", seed=self.seed))
+        if any(s.age is not None for s in self.seats):
+            self.say(t.format("cli.starts", name=self.names[self.record.first]))
+        self.show_board(state)
+        try:
+            while not state.over:
+                action = self.next_action(state, ask)
+                state, events = apply(state, action)
+                self.record = self.record.with_action(action)
+                self.show(events, state)
+        except (Quit, KeyboardInterrupt):
+            self.say()
+            self.say(t.gettext("cli.interrupted"))
+            self.offer_save(ask, interactive)
+            return 1
+        self.say()
+        for line in standings_lines(t, state, self.names):
+            self.say(line)
+        self.offer_save(ask, interactive)
+        return 0
+
+    def next_action(self, state: State, ask: Ask) -> Action:
+        seat = state.to_move
+        assert seat is not None
+        human = seat not in self.bots
+        if state.phase is Phase.ROLL:
+            if human:
+                answer = ask(self.t.format("cli.press_enter", name=self.names[seat]))
+                if answer.lower() in QUIT_WORDS:
+                    raise Quit
+            return Roll(self.dice.randint(1, 6))
+        if not human:
+            return self.bots[seat].choose(state)
+        return self.ask_decision(state, ask)
+
+    def ask_decision(self, state: State, ask: Ask) -> Choose:
+        """Show the question with the roll in view; accept 1/2, the option or its label."""
+        t = self.t
+        options = t.options(state)
+        self.say(t.prompt(state, self.names))
+        for number, (_, label) in enumerate(options, start=1):
+            self.say(f"   {number} = {label}")
+        numbers = "/".join(str(n) for n in range(1, len(options) + 1))
+        while True:
+            answer = ask(t.format("cli.choose", choices=numbers)).strip().lower()
+            if answer in QUIT_WORDS:
+                raise Quit
+            for number, (option, label) in enumerate(options, start=1):
+                if answer in (str(number), option, label.lower()):
+                    return Choose(option)
+            self.say(t.format("cli.bad_choice", choices=numbers))
+
+    # -- output --------------------------------------------------------------------------------
+
+    def show(self, events: Sequence[Event], state: State) -> None:
+        turn_began: Event | None = None
+        for event in events:
+            if isinstance(event, TurnBegan):
+                turn_began = event  # said after the board, as the heading of the next turn
+                continue
+            text = self.t.narrate(event, self.names)
+            if text:
+                self.say(f"  {text}")
+            if isinstance(event, Moved):
+                for line in square_card(self.t, event.end, state.ruleset):
+                    self.say(line)
+        if turn_began is not None or state.over:
+            self.show_board(state)
+        if turn_began is not None and not state.over:
+            self.say(self.t.narrate(turn_began, self.names))
+
+    def show_board(self, state: State) -> None:
+        self.say()
+        for line in board_lines(self.t, state, self.names):
+            self.say(line)
+        self.say()
+
+    def offer_save(self, ask: Ask, interactive: bool) -> None:
+        path = self.save_path
+        if path is None and interactive:
+            try:
+                answer = ask(self.t.gettext("cli.save_ask"))
+            except (Quit, KeyboardInterrupt):
+                answer = ""
+            path = Path(answer) if answer else None
+        if path is None:
+            self.say(self.t.gettext("cli.not_saved"))
+            return
+        try:
+            path.write_text(self.record.dumps() + "\n", encoding="utf-8")
+        except OSError as e:
+            self.say(f"{path}: {e.strerror}")
+            self.say(self.t.gettext("cli.not_saved"))
+            return
+        self.say(self.t.format("cli.saved", path=path))

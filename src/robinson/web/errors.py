@@ -1,0 +1,34 @@
+"""The stable error codes of the protocol (docs/protocol.md). Clients switch on `code`; the
+message is for people and says what was expected."""
+
+from __future__ import annotations
+
+# code -> HTTP status used by the REST endpoints
+STATUS: dict[str, int] = {
+    "malformed": 400,  # not JSON, wrong shape, unknown message type or field
+    "bad_request": 400,  # well-formed but invalid: bad ruleset, unknown bot, too many seats
+    "bad_token": 403,  # the token is not a seat of this table
+    "unknown_game": 404,  # no such game or table
+    "game_over": 409,  # the game has ended (or a rematch replaced it)
+    "not_your_turn": 409,  # another seat is to move
+    "seat_is_bot": 409,  # the seat was handed to a bot; take it back first
+    "stale_version": 409,  # the client acted on an old state (a repeated or late click)
+    "not_over": 409,  # a rematch or a seed asked for before the end
+    "illegal_action": 422,  # the rules do not allow that move now
+    "too_large": 413,  # the message is over the size limit
+}
+
+
+class ServiceError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        assert code in STATUS, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.code]
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

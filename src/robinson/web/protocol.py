@@ -1,0 +1,110 @@
+"""The protocol's message shapes (pydantic), shared by REST, WebSocket and the OpenAPI schema.
+docs/protocol.md explains them with examples."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+Move = Literal["roll", "restart", "move", "stay", "again", "stop", "jump"]
+MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(Strict):
+    name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, description="bot name when kind is 'bot'")
+
+
+class TableIn(Strict):
+    edition: str = "standard"
+    start_tokens: StrictInt = 30
+    stake: StrictInt = 10
+    share: Literal["half", "third"] = "half"
+    first: StrictInt = 0
+    language: str = Field(default="en", description="the table's default language")
+    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+
+
+class ActIn(Strict):
+    token: str
+    version: StrictInt = Field(description="the game version the move was made at")
+    move: Move
+
+
+class TokenIn(Strict):
+    token: str
+
+
+class BotIn(Strict):
+    token: str
+    bot: str
+
+
+# -- WebSocket, client to server ----------------------------------------------------------------
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    lang: str = "en"
+    tokens: list[str] = Field(default_factory=list, max_length=8)
+
+
+class Lang(Strict):
+    type: Literal["lang"]
+    lang: str
+
+
+class Act(Strict):
+    type: Literal["act"]
+    id: StrictInt | str | None = None
+    game: str
+    version: StrictInt
+    move: Move
+    token: str
+
+
+class HandToBot(Strict):
+    type: Literal["bot"]
+    id: StrictInt | str | None = None
+    seat: StrictInt
+    bot: str
+    token: str
+
+
+class TakeBack(Strict):
+    type: Literal["take_back"]
+    id: StrictInt | str | None = None
+    seat: StrictInt
+    token: str
+
+
+class Rematch(Strict):
+    type: Literal["rematch"]
+    id: StrictInt | str | None = None
+    token: str
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    id: StrictInt | str | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Lang | Act | HandToBot | TakeBack | Rematch | Ping, Field(discriminator="type")
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+def explain(error: ValidationError) -> str:
+    """The first problem of a validation error, in one line."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "message"
+    if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
+        return "'type' must be one of hello, lang, act, bot, take_back, rematch, ping"
+    return f"{where}: {first['msg']}"

@@ -1,0 +1,395 @@
+"""The authoritative game service: every move goes through one pipeline (DESIGN.md "The web").
+
+    find the game -> authenticate the seat's token -> the game is not over -> it is that seat's
+    turn -> the client's version is current -> the move is legal -> apply -> append to the store
+    (committed) -> broadcast
+
+A per-table asyncio lock serializes moves, so of two clients sending the same turn at once the
+first is applied and the second sees `stale_version`; the store's (game, seq) key guards the same
+thing across processes. Bot seats are played by a task per table through the same steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from robinson.bots import BOT_NAMES
+from robinson.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Action,
+    Choose,
+    GameRecord,
+    Phase,
+    RobinsonError,
+    Roll,
+    Ruleset,
+    apply,
+    expected,
+    legal_actions,
+    new_game,
+    to_text,
+)
+from robinson.web import dice, texts
+from robinson.web.errors import ServiceError
+from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
+from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
+
+log = logging.getLogger("robinson.web")
+
+MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
+MAX_NAME = 40
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class SeatSpec:
+    name: str
+    kind: str = "human"
+    bot: str | None = None
+
+
+class GameService:
+    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self._tables: dict[str, LiveTable] = {}
+        self._game_table: dict[str, str] = {}
+        self._loading = asyncio.Lock()
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resume every unfinished game whose next move is a bot's (after a restart)."""
+        for table_id in await asyncio.to_thread(self.store.tables_with_unfinished_games):
+            table = await self.table(table_id)
+            self._wake_bots(table)
+
+    async def stop(self) -> None:
+        tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- tables --------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        seats: list[SeatSpec],
+        ruleset: dict[str, Any],
+        first: int = 0,
+        language: str = "en",
+    ) -> dict[str, Any]:
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise ServiceError(
+                "bad_request", f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(seats)}"
+            )
+        try:
+            rules = Ruleset.from_json(ruleset)
+        except RobinsonError as e:
+            raise ServiceError("bad_request", str(e)) from None
+        if not 0 <= first < len(seats):
+            raise ServiceError("bad_request", f"first must be a seat from 0 to {len(seats) - 1}")
+        try:
+            texts.check_language(language)
+        except ValueError as e:
+            raise ServiceError("bad_request", str(e)) from None
+        rows, tokens = [], []
+        for i, spec in enumerate(seats):
+            name = " ".join(spec.name.split())
+            if not 1 <= len(name) <= MAX_NAME:
+                raise ServiceError(
+                    "bad_request", f"seat {i}: a name has 1 to {MAX_NAME} characters"
+                )
+            if spec.kind not in ("human", "bot"):
+                raise ServiceError("bad_request", f"seat {i}: kind is 'human' or 'bot'")
+            bot = spec.bot if spec.kind == "bot" else None
+            if spec.kind == "bot" and bot not in BOT_NAMES:
+                raise ServiceError(
+                    "bad_request", f"seat {i}: bot must be one of {', '.join(BOT_NAMES)}"
+                )
+            token = secrets.token_urlsafe(24)
+            tokens.append(token)
+            rows.append(SeatRow(i, name, spec.kind, bot, token_hash(token)))
+        table_row = TableRow(_new_id(), language, int(time.time()), None, rows)
+        game_row = self._new_game_row(table_row.id, 1, rules, [s.name for s in rows], first)
+        summary = to_text(new_game(len(rows), rules, first))
+        await asyncio.to_thread(self.store.create_table, table_row, game_row, summary)
+        table = LiveTable.from_rows(table_row, game_row)
+        self._remember(table)
+        self._wake_bots(table)
+        return {
+            "table": table.id,
+            "game": table.game.id,
+            "spectator": f"/t/{table.id}",
+            "seats": [
+                {
+                    "seat": r.seat,
+                    "name": r.name,
+                    "kind": r.kind,
+                    "bot": r.bot,
+                    "token": tok,
+                    "link": f"/t/{table.id}#{tok}",
+                }
+                for r, tok in zip(rows, tokens, strict=True)
+            ],
+        }
+
+    def _new_game_row(
+        self, table_id: str, number: int, rules: Ruleset, names: list[str], first: int
+    ) -> GameRow:
+        seed = dice.new_seed()
+        return GameRow(
+            id=_new_id(),
+            table_id=table_id,
+            number=number,
+            ruleset=rules.to_json(),
+            players=names,
+            first=first,
+            seed=seed.hex(),
+            seed_sha256=dice.commitment(seed),
+            created=int(time.time()),
+            actions=[],
+        )
+
+    def _remember(self, table: LiveTable) -> None:
+        self._tables[table.id] = table
+        self._game_table[table.game.id] = table.id
+
+    async def table(self, table_id: str) -> LiveTable:
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self._tables.get(table_id)
+            if table is not None:
+                return table
+            row = await asyncio.to_thread(self.store.load_table, table_id)
+            if row is None or row.current_game is None:
+                raise ServiceError("unknown_game", f"there is no table {table_id!r}")
+            game = await asyncio.to_thread(self.store.load_game, row.current_game)
+            assert game is not None
+            table = LiveTable.from_rows(row, game)
+            self._remember(table)
+            return table
+
+    async def table_of_game(self, game_id: str) -> LiveTable:
+        table_id = self._game_table.get(game_id)
+        if table_id is None:
+            row = await asyncio.to_thread(self.store.load_game, game_id)
+            if row is None:
+                raise ServiceError("unknown_game", f"there is no game {game_id!r}")
+            table_id = row.table_id
+        return await self.table(table_id)
+
+    def authenticate(self, table: LiveTable, token: object) -> int:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise ServiceError("bad_token", "that token is not a seat at this table")
+        return seat
+
+    # -- the pipeline --------------------------------------------------------------------------
+
+    async def act(self, game_id: str, token: object, version: object, move: object) -> int:
+        """Play `move` ("roll" or an option) for the seat of `token`. Returns the new version."""
+        table = await self.table_of_game(game_id)
+        seat = self.authenticate(table, token)
+        async with table.lock:
+            game = table.game
+            if game.id != game_id or game.state.over:
+                raise ServiceError("game_over", "this game is over")
+            to_move = game.state.to_move
+            if to_move != seat and version != game.version:
+                # A repeated or late click: the turn passed on since the client saw the game.
+                # "stale" says what to do about it (take the new state) better than "not yours".
+                raise ServiceError(
+                    "stale_version",
+                    f"the game is at version {game.version}, the move was made at {version!r}",
+                )
+            if to_move != seat:
+                raise ServiceError(
+                    "not_your_turn", f"it is {table.names[to_move or 0]}'s turn (seat {to_move})"
+                )
+            if table.seats[seat].kind == "bot":
+                raise ServiceError("seat_is_bot", "a bot plays this seat now; take it back first")
+            if type(version) is not int or version != game.version:
+                raise ServiceError(
+                    "stale_version",
+                    f"the game is at version {game.version}, the move was made at {version!r}",
+                )
+            action = self._action_for(game, move)
+            await self._commit(table, action, seat)
+            return game.version
+
+    def _action_for(self, game: LiveGame, move: object) -> Action:
+        if move not in MOVES:
+            raise ServiceError("malformed", f"a move is one of {', '.join(MOVES)}, got {move!r}")
+        legal = legal_actions(game.state)
+        if move == "roll":
+            if game.state.phase is not Phase.ROLL:
+                raise ServiceError("illegal_action", f"expected {expected(game.state)}")
+            return Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
+        action = Choose(str(move))
+        if action not in legal:
+            raise ServiceError("illegal_action", f"expected {expected(game.state)}")
+        return action
+
+    async def _commit(self, table: LiveTable, action: Action, seat: int) -> None:
+        """Apply, make durable, then tell everyone. Called with the table's lock held."""
+        game = table.game
+        state, events = apply(game.state, action)
+        try:
+            await asyncio.to_thread(
+                self.store.append,
+                game.id,
+                game.version,
+                action.to_json(),
+                seat,
+                to_text(state),
+                state.over,
+            )
+        except Conflict:
+            # Another process wrote this step: our copy is old. Reload it and refuse the move.
+            row = await asyncio.to_thread(self.store.load_game, game.id)
+            assert row is not None
+            table.game = LiveGame.from_row(row)
+            raise ServiceError(
+                "stale_version", "the game moved on; here is the new state"
+            ) from None
+        game.actions.append(action)
+        game.state = state
+        if isinstance(action, Roll):
+            game.rolls += 1
+        table.broadcast_update(action, seat, events)
+        self._wake_bots(table)
+
+    # -- bots ----------------------------------------------------------------------------------
+
+    def _wake_bots(self, table: LiveTable) -> None:
+        if table.to_move_is_bot() and (table.bot_task is None or table.bot_task.done()):
+            table.bot_task = asyncio.create_task(self._drive_bots(table))
+
+    async def _drive_bots(self, table: LiveTable) -> None:
+        try:
+            while table.to_move_is_bot():
+                await asyncio.sleep(self.bot_delay)
+                async with table.lock:
+                    if not table.to_move_is_bot():
+                        return
+                    game = table.game
+                    seat = game.state.to_move
+                    assert seat is not None
+                    if game.state.phase is Phase.ROLL:
+                        action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
+                    else:
+                        action = table.bot_for(seat).choose(game.state)
+                    await self._commit(table, action, seat)  # the running driver is not woken twice
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot task must never die silently
+            log.exception("bot driver of table %s failed", table.id)
+
+    async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
+        table = await self.table(table_id)
+        self.authenticate(table, token)
+        target = self._seat_index(table, seat)
+        if bot not in BOT_NAMES:
+            raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
+        async with table.lock:
+            await asyncio.to_thread(self.store.set_seat, table.id, target, "bot", str(bot))
+            table.seats[target].kind, table.seats[target].bot = "bot", str(bot)
+            self._broadcast_seats(table)
+            self._wake_bots(table)
+
+    async def take_back(self, table_id: str, token: object, seat: object) -> None:
+        """A seat handed to a bot returns to its human: only that seat's own token can do it."""
+        table = await self.table(table_id)
+        own = self.authenticate(table, token)
+        target = self._seat_index(table, seat)
+        if own != target:
+            raise ServiceError("bad_token", "only the seat's own link can take it back")
+        async with table.lock:
+            await asyncio.to_thread(self.store.set_seat, table.id, target, "human", None)
+            table.seats[target].kind, table.seats[target].bot = "human", None
+            self._broadcast_seats(table)
+
+    def _seat_index(self, table: LiveTable, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < len(table.seats):
+            raise ServiceError("bad_request", f"seat must be 0 to {len(table.seats) - 1}")
+        return seat
+
+    def _broadcast_seats(self, table: LiveTable) -> None:
+        table.broadcast(lambda listener: {"type": "state", "state": table.game_view(listener.lang)})
+
+    async def rematch(self, table_id: str, token: object) -> str:
+        """A new game with the same seats; the next seat starts. Returns the new game's id."""
+        table = await self.table(table_id)
+        self.authenticate(table, token)
+        async with table.lock:
+            old = table.game
+            if not old.state.over:
+                raise ServiceError("not_over", "a rematch starts when the game is over")
+            first = (old.row.first + 1) % len(table.seats)
+            row = self._new_game_row(table.id, old.row.number + 1, old.ruleset, table.names, first)
+            await asyncio.to_thread(
+                self.store.add_game, row, to_text(new_game(len(table.seats), old.ruleset, first))
+            )
+            table.game = LiveGame.from_row(row)
+            self._game_table[row.id] = table.id
+            table.broadcast(table.snapshot)
+            self._wake_bots(table)
+            return row.id
+
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, table: LiveTable, listener: Listener) -> None:
+        table.listeners.add(listener)
+        listener.send(table.snapshot(listener))
+
+    def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
+        table.listeners.discard(listener)
+
+    # -- records -------------------------------------------------------------------------------
+
+    async def record(self, game_id: str) -> GameRecord:
+        table = await self.table_of_game(game_id)
+        if table.game.id == game_id:
+            return table.game.record()
+        row = await asyncio.to_thread(self.store.load_game, game_id)
+        assert row is not None
+        return LiveGame.from_row(row).record()
+
+    async def replay(self, game_id: str, lang: str) -> dict[str, Any]:
+        """Every step of a finished game with its narration, for the replay view."""
+        record = await self.record(game_id)
+        if "seed" not in record.meta["dice"]:
+            raise ServiceError("not_over", "a replay is shown once the game is over")
+        names = list(record.players)
+        steps = []
+        for action, state, events in record.steps():
+            steps.append(
+                {
+                    "action": action.to_json(),
+                    "events": [e.to_json() for e in events],
+                    "narration": narrate_all(lang, events, names),
+                    "state": _state_json(state),
+                }
+            )
+        return {"game": game_id, "record": record.to_json(), "steps": steps}
+
+
+def _state_json(state: Any) -> dict[str, Any]:
+    from robinson.engine import state_to_json
+
+    data = state_to_json(state, tuple(str(i) for i in range(len(state.players))))
+    for p in data["players"]:
+        del p["name"]
+    return data

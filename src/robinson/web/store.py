@@ -1,0 +1,291 @@
+"""Storage: tables, their seats and games, and each game's append-only action log (SQLAlchemy).
+
+A game's state is never stored as the truth: it is rebuilt by replaying the log (the engine's
+rule: replay is the only way state is rebuilt). `games.summary` (the one-line position) is a
+convenience for listings and tests. `actions` has the primary key (game_id, seq), so a second
+write of the same step fails instead of forking the game. Every write is one transaction,
+committed before the caller tells anyone about it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("language", String(8), nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("current_game", String(32), nullable=True),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # "human" or "bot"
+    Column("bot", String(32), nullable=True),  # the bot's name when kind == "bot"
+    Column("token_sha256", String(64), nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),  # 1 for the first game at a table, 2 for a rematch
+    Column("ruleset", Text, nullable=False),  # JSON
+    Column("players", Text, nullable=False),  # JSON list of names at the start
+    Column("first", Integer, nullable=False),
+    Column("seed", String(128), nullable=False),  # hex; secret until the game is over
+    Column("seed_sha256", String(64), nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("version", Integer, nullable=False),  # number of actions in the log
+    Column("over", Integer, nullable=False),
+    Column("summary", Text, nullable=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the engine's record form: {"roll": 3}
+    Column("seat", Integer, nullable=True),  # who acted (the bot's seat too)
+    Column("created", Integer, nullable=False),
+    PrimaryKeyConstraint("game_id", "seq"),
+)
+
+
+class Conflict(Exception):
+    """The step was already written: another writer got there first."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    kind: str
+    bot: str | None
+    token_sha256: str
+
+
+@dataclass
+class GameRow:
+    id: str
+    table_id: str
+    number: int
+    ruleset: dict[str, Any]
+    players: list[str]
+    first: int
+    seed: str
+    seed_sha256: str
+    created: int
+    actions: list[dict[str, Any]]
+
+
+@dataclass
+class TableRow:
+    id: str
+    language: str
+    created: int
+    current_game: str | None
+    seats: list[SeatRow]
+
+
+def default_url() -> str:
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("robinson"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'robinson.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers go on during a write; synchronous=FULL makes a commit survive power loss,
+    # not only a killed process, which is the promise "an accepted action is durable".
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def create_table(self, table: TableRow, game: GameRow, summary: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables).values(
+                    id=table.id, language=table.language, created=table.created, current_game=None
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [{"table_id": table.id, **vars(s)} for s in table.seats],
+            )
+            self._insert_game(conn, game, summary)
+
+    def add_game(self, game: GameRow, summary: str) -> None:
+        with self.engine.begin() as conn:
+            self._insert_game(conn, game, summary)
+
+    def _insert_game(self, conn: Any, game: GameRow, summary: str) -> None:
+        conn.execute(
+            insert(games).values(
+                id=game.id,
+                table_id=game.table_id,
+                number=game.number,
+                ruleset=json.dumps(game.ruleset),
+                players=json.dumps(game.players, ensure_ascii=False),
+                first=game.first,
+                seed=game.seed,
+                seed_sha256=game.seed_sha256,
+                created=game.created,
+                version=0,
+                over=0,
+                summary=summary,
+            )
+        )
+        conn.execute(
+            update(tables).where(tables.c.id == game.table_id).values(current_game=game.id)
+        )
+
+    def append(
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        seat: int | None,
+        summary: str,
+        over: bool,
+    ) -> None:
+        """Write step `seq` of a game. Raises `Conflict` if that step exists already."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(actions).values(
+                        game_id=game_id,
+                        seq=seq,
+                        action=json.dumps(action),
+                        seat=seat,
+                        created=int(time.time()),
+                    )
+                )
+                conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id)
+                    .values(version=seq + 1, over=int(over), summary=summary)
+                )
+        except IntegrityError as e:
+            raise Conflict(f"game {game_id} already has step {seq}") from e
+
+    def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(kind=kind, bot=bot)
+            )
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+            ).all()
+        return TableRow(
+            id=row.id,
+            language=row.language,
+            created=row.created,
+            current_game=row.current_game,
+            seats=[SeatRow(s.seat, s.name, s.kind, s.bot, s.token_sha256) for s in seat_rows],
+        )
+
+    def load_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            steps = conn.execute(
+                select(actions.c.seq, actions.c.action)
+                .where(actions.c.game_id == game_id)
+                .order_by(actions.c.seq)
+            ).all()
+        for expected, step in enumerate(steps):
+            if step.seq != expected:  # the key makes gaps impossible unless the file was edited
+                raise RuntimeError(f"game {game_id}: the action log has a gap at step {expected}")
+        return GameRow(
+            id=row.id,
+            table_id=row.table_id,
+            number=row.number,
+            ruleset=json.loads(row.ruleset),
+            players=json.loads(row.players),
+            first=row.first,
+            seed=row.seed,
+            seed_sha256=row.seed_sha256,
+            created=row.created,
+            actions=[json.loads(s.action) for s in steps],
+        )
+
+    def tables_with_unfinished_games(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id)
+                .join(games, games.c.id == tables.c.current_game)
+                .where(games.c.over == 0)
+            ).all()
+        return [r.id for r in rows]
+
+    def games_of_table(self, table_id: str) -> list[tuple[str, int, bool]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.number, games.c.over)
+                .where(games.c.table_id == table_id)
+                .order_by(games.c.number)
+            ).all()
+        return [(r.id, r.number, bool(r.over)) for r in rows]

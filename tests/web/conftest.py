@@ -1,0 +1,128 @@
+"""Fixtures: a real `robinson serve` process on a free loopback port with a temp SQLite file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """`robinson serve` in a child process, startable again on the same database."""
+
+    def __init__(self, database: Path, bot_delay: float = 0.0) -> None:
+        self.url_db = f"sqlite:///{database}"
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
+        cmd += ["serve", "--port", str(self.port)]
+        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{out}")
+            try:
+                if httpx.get(f"{self.base}/api/meta", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not answer within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs at all."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+            self.proc = None
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return httpx.post(self.base + path, json=body, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=10)
+
+    def create(self, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
+        r = self.post("/api/tables", {"seats": seats, **options})
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def ws(self, table: str) -> ClientConnection:
+        return connect(f"{self.ws_base}/ws/tables/{table}", open_timeout=10)
+
+    @staticmethod
+    def receive(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
+        """The next message of type `kind`, skipping others (updates of other moves, acks)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind!r} message within {timeout} s")
+            msg: dict[str, Any] = json.loads(ws.recv(timeout=left))
+            if msg["type"] == kind:
+                return msg
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("db") / "robinson.sqlite3")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """Make servers on databases of one's own (stopped at the end of the test)."""
+    made: list[Server] = []
+
+    def make(name: str = "robinson.sqlite3", bot_delay: float = 0.0) -> Server:
+        srv = Server(tmp_path / name, bot_delay)
+        made.append(srv)
+        return srv
+
+    yield make
+    for srv in made:
+        srv.stop()

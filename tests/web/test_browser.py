@@ -1,0 +1,149 @@
+"""The page in a real Chromium (Debian's package, driven by Playwright; never downloaded)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+CHROMIUM = shutil.which("chromium")
+if CHROMIUM is None:
+    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Server
+
+pytestmark = pytest.mark.browser
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _watch(page: Page) -> list[str]:
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    return problems
+
+
+def _play_until_over(pages: list[Page], limit: int = 3000) -> None:
+    """Click the offered move in whichever page offers one, until a winner is shown."""
+    for _ in range(limit):
+        if pages[0].locator("#end:not([hidden])").count():
+            return
+        for page in pages:
+            button = page.locator("#actions button:not([disabled])").first
+            if button.count():
+                # re-rendered under the click: the next round looks again
+                with contextlib.suppress(Exception):
+                    button.click(timeout=2000)
+        pages[0].wait_for_timeout(20)
+    raise AssertionError("the game did not end in the browser")
+
+
+def test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
+    server: Server, browser: Browser
+) -> None:
+    t = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila", "kind": "bot", "bot": "heuristic"}]
+    )
+    contexts = [browser.new_context(), browser.new_context()]
+    pages = [c.new_page() for c in contexts]
+    problems = [_watch(p) for p in pages]
+    try:
+        for page, seat in zip(pages, t["seats"][:2], strict=True):
+            page.goto(server.base + seat["link"])
+            page.wait_for_selector("[data-square='45']")
+            assert "#" not in page.url  # the secret leaves the address bar
+        assert len(pages[0].locator("[data-square]").all()) == 45
+        _play_until_over(pages)
+        for page in pages:
+            page.wait_for_selector("#winner")
+            assert page.locator("#seed").inner_text() != "—"
+        # both see the same end, and refreshing keeps the seat (the token is remembered)
+        pages[1].reload()
+        pages[1].wait_for_selector("#winner")
+        assert "Bruno" in pages[1].locator(".to-move, #players").inner_text()
+        pages[0].click("#fair summary")
+        pages[0].click("#verify")
+        pages[0].wait_for_selector("#verify-result[data-ok='true']")
+        assert problems == [[], []]
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_a_hot_seat_game_made_on_the_home_page_in_one_page(
+    server: Server, browser: Browser
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    problems = _watch(page)
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector(".seat")
+        page.locator(".seat input").nth(0).fill("<img src=x onerror=alert(1)>")
+        page.locator(".seat select").nth(2).select_option("human")
+        page.locator("[name=edition]").select_option("classic")
+        page.click("#create-go")
+        page.click("#open-table")
+        page.wait_for_selector("[data-move]")
+        names = page.locator("#players .name").all_inner_texts()
+        assert names[0] == "<img src=x onerror=alert(1)>"  # shown as text, never as markup
+        assert page.locator("#players img, #log img").count() == 0
+        _play_until_over([page])
+        page.wait_for_selector("#winner")
+        page.click("#rematch")
+        page.wait_for_selector("#end[hidden]", state="attached")
+        assert problems == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_the_page_in_each_language(server: Server, browser: Browser, lang: str) -> None:
+    t = server.create([{"name": "A"}, {"name": "B"}], language=lang)
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-square='12']")
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        ours = page.evaluate(f"fetch('/api/i18n/{lang}').then(r => r.json())")
+        title = page.locator("[data-square='12'] title").text_content() or ""
+        assert ours["squares"][11]["title"] in title
+        page.click("[data-move]")
+        page.wait_for_selector("#log li")
+    finally:
+        context.close()
+
+
+def test_the_page_is_small_and_asks_no_other_host() -> None:
+    from importlib import resources
+
+    static = resources.files("robinson.web") / "static"
+    files = [f for f in static.iterdir() if f.is_file()]
+    assert sum(len(f.read_bytes()) for f in files) < 150_000
+    for f in files:
+        for url in re.findall(r"https?://[^\s\"'`)]+", f.read_text(encoding="utf-8")):
+            assert url.startswith("http://www.w3.org/2000/svg"), (f.name, url)
