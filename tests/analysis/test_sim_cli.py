@@ -58,6 +58,7 @@ def test_simulate_text_output_names_the_seats() -> None:
         (("--games", "10", "--players", "3", "--first", "5"), "first must be a seat"),
         (("--games", "10", "--policy", "nope", "--engine", "python"), "unknown policy"),
         (("--games", "10", "--policy", "random"), "use --engine python"),
+        (("--games", "10", "--players", "5", "--policy", "optimal"), "1 to 4 players"),
     ],
 )
 def test_simulate_bad_input_gets_a_clear_error(args: tuple[str, ...], message: str) -> None:

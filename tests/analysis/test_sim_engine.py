@@ -13,7 +13,7 @@ import pytest
 
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
-from robinson.analysis.sim.policies import fast_tables, table_decider
+from robinson.analysis.sim.policies import fast_policy, fast_tables, python_decider, table_decider
 from robinson.engine import EDITIONS, Ruleset
 
 GAMES_PER_EDITION = 10_000
@@ -85,3 +85,17 @@ def test_fast_simulator_reproduces_the_engine(
         label = f"{edition}, {setup.players} players, first {setup.first}, seed {setup.seed}"
         _compare(fast_batch, engine_batch, label)
         assert (fast_batch.winner != -2).mean() > 0.5, label  # most games really finish
+
+
+@pytest.mark.parametrize(("edition", "players"), [("standard", 2), ("lv", 2), ("standard", 3)])
+def test_fast_simulator_plays_the_optimal_policy_as_the_engine_does(
+    edition: str, players: int
+) -> None:
+    """The joint decision table read in the kernel gives the choices of `OptimalPolicy.decide`."""
+    setup = Setup(Ruleset(edition), players, first=players - 1, seed=5)
+    policy = fast_policy("optimal", setup.ruleset, players)
+    fast_batch = fast.run_batch(setup, policy, 0, 1500)
+    engine_batch = reference.run_batch(
+        setup, python_decider("optimal", setup.ruleset, players), 0, 1500
+    )
+    _compare(fast_batch, engine_batch, f"optimal, {edition}, {players} players")

@@ -9,6 +9,7 @@ import numpy.typing as npt
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed
 from robinson.analysis.sim.kernel import board_tables, play_games
+from robinson.analysis.sim.policies import FastPolicy
 from robinson.engine import Fever, new_game
 
 # A game that has not ended after this many rolls is cut (only a policy that refuses to move
@@ -18,8 +19,15 @@ MAX_ROLLS = 100_000
 _KINDS, _AMOUNTS = board_tables()
 
 
-def run_batch(setup: Setup, tables: npt.NDArray[np.int8], offset: int, count: int) -> Batch:
-    """Games offset .. offset+count-1 of `setup`, each seat playing its table."""
+def run_batch(
+    setup: Setup,
+    tables: npt.NDArray[np.int8] | FastPolicy,
+    offset: int,
+    count: int,
+) -> Batch:
+    """Games offset .. offset+count-1 of `setup`, each seat playing its table (or the policy)."""
+    policy = tables if isinstance(tables, FastPolicy) else FastPolicy(tables)
+    tables = policy.tables
     new_game(setup.players, setup.ruleset, setup.first)  # validates players and first seat
     check_seed(setup.seed)
     if tables.shape != (setup.players, 4, 7):
@@ -33,7 +41,8 @@ def run_batch(setup: Setup, tables: npt.NDArray[np.int8], offset: int, count: in
         np.uint64(setup.seed), offset, count, setup.players, setup.first,
         rs.optional_choices, rs.fever is Fever.EXTRA_ROLL, rs.share_divisor,
         rs.start_tokens - rs.stake, rs.stake, _KINDS, _AMOUNTS,
-        np.ascontiguousarray(tables, dtype=np.int8), MAX_ROLLS, blocks,
+        np.ascontiguousarray(tables, dtype=np.int8), policy.joint, policy.offsets,
+        MAX_ROLLS, blocks,
         batch.winner, batch.rolls, batch.turns, batch.winner_turns, batch.bank, batch.pot,
         batch.bindings, batch.position, batch.purse, batch.alive, batch.friday, landings,
     )  # fmt: skip

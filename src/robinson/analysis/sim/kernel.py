@@ -9,7 +9,8 @@ games through the engine and requires identical outcomes. The board itself is no
 
 Policies are tables, one per seat: `policy[seat, decision, face]` is the index of the option
 taken in `DECISIONS` order (0 = restart / stay / again / jump, 1 = move / move / stop / stay).
-Decisions are SHIPWRECK=0 and TREE=1 (by face 1..6), BREAD=2 and CANOE=3 (column 0).
+Decisions are SHIPWRECK=0 and TREE=1 (by face 1..6), BREAD=2 and CANOE=3 (column 0). A policy
+that looks at the other pawns (`optimal`) comes as a joint table instead (see `_option`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ _FOOTPRINT_TARGET = engine_board.FOOTPRINT_TARGET
 _SHIP = engine_board.SHIP
 _SHIP_SWAP = engine_board.SHIP_SWAP
 _TREE_SQUARE = 7
+_FEVER_SQUARE = 12
+# The pawn codes of robinson.analysis.exact.codes: a square 0..44, or a pending skip on 12 / 7.
+_K, _SKIP12, _SKIP7 = 47, 45, 46
 
 
 def board_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
@@ -148,6 +152,40 @@ def _receive_bank(
 
 
 @njit(cache=True)
+def _option(
+    policy: npt.NDArray[np.int8],
+    joint: npt.NDArray[np.uint8],
+    joint_offset: npt.NDArray[np.int64],
+    pos: npt.NDArray[np.int8],
+    skips: npt.NDArray[np.int32],
+    alive: npt.NDArray[np.bool_],
+    n: int,
+    living: int,
+    seat: int,
+    decision: int,
+    face: int,
+) -> int:
+    """The option `seat` takes (0 or 1, `DECISIONS` order). With no joint table, its own row of
+    `policy`; with one (`robinson.analysis.policy`'s layout, `joint_offset[m]` the start of the
+    table for m living players), the entry for the other living pawns' codes in turn order, where
+    1 means the eager option, which is `policy`'s entry (an eager table)."""
+    eager = np.int64(policy[seat, decision, face])
+    if len(joint) == 0:
+        return eager
+    index = 0
+    width = 1
+    s = seat
+    for _ in range(living - 1):
+        s = _next_after(alive, n, s)
+        p = np.int64(pos[s])
+        code = p if skips[s] == 0 else (_SKIP12 if p == _FEVER_SQUARE else _SKIP7)
+        index = index * _K + code
+        width *= _K
+    take_eager = joint[joint_offset[living] + (decision * 7 + face) * width + index]
+    return eager if take_eager else 1 - eager
+
+
+@njit(cache=True)
 def play_game(
     key: np.uint64,
     n: int,
@@ -162,6 +200,8 @@ def play_game(
     receive: npt.NDArray[np.int32],
     pay: npt.NDArray[np.int32],
     policy: npt.NDArray[np.int8],
+    joint: npt.NDArray[np.uint8],
+    joint_offset: npt.NDArray[np.int64],
     max_rolls: int,
     pos: npt.NDArray[np.int8],
     purse: npt.NDArray[np.int32],
@@ -225,10 +265,16 @@ def play_game(
             move = True
             if marked[seat]:
                 marked[seat] = False
-                if not optional or policy[seat, DEC_SHIPWRECK, face] == 0:
+                if not optional or _option(
+                    policy, joint, joint_offset, pos, skips, alive, n, living, seat,
+                    DEC_SHIPWRECK, face,
+                ) == 0:  # fmt: skip
                     start = 0
             elif here == _TREE_SQUARE and optional:
-                move = policy[seat, DEC_TREE, face] != 0
+                option = _option(
+                    policy, joint, joint_offset, pos, skips, alive, n, living, seat, DEC_TREE, face
+                )
+                move = option != 0
             if move:  # _Table.move_by and land
                 t = start + face
                 if t > _HOME:
@@ -270,10 +316,16 @@ def play_game(
                     else:
                         skips[seat] += 1
                 elif kind == BREAD:
-                    if not optional or policy[seat, DEC_BREAD, 0] == 0:
+                    if not optional or _option(
+                        policy, joint, joint_offset, pos, skips, alive, n, living, seat,
+                        DEC_BREAD, 0,
+                    ) == 0:  # fmt: skip
                         end_turn = False
                 elif kind == CANOE:
-                    if not optional or policy[seat, DEC_CANOE, 0] == 0:
+                    if not optional or _option(
+                        policy, joint, joint_offset, pos, skips, alive, n, living, seat,
+                        DEC_CANOE, 0,
+                    ) == 0:  # fmt: skip
                         pos[seat] = _CANOE_TARGET
                 elif kind == FOOTPRINT:  # back to 14, and 14 is resolved
                     pos[seat] = _FOOTPRINT_TARGET
@@ -352,6 +404,8 @@ def play_games(
     kinds: npt.NDArray[np.int8],
     amounts: npt.NDArray[np.int32],
     policy: npt.NDArray[np.int8],
+    joint: npt.NDArray[np.uint8],
+    joint_offset: npt.NDArray[np.int64],
     max_rolls: int,
     blocks: int,
     winner: npt.NDArray[np.int8],
@@ -382,7 +436,7 @@ def play_games(
             key = game_key(seed, _U(offset + i))
             w, r, bk, x, fb = play_game(
                 key, n, first, optional, fever_extra, share_div, start_purse, stake,
-                kinds, amounts, receive, pay, policy, max_rolls,
+                kinds, amounts, receive, pay, policy, joint, joint_offset, max_rolls,
                 pos[i], purse[i], alive[i], friday[i], skips, marked, seat_turns, landings[b],
             )  # fmt: skip
             winner[i] = w

@@ -11,7 +11,7 @@ from tqdm import tqdm
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
 from robinson.analysis.sim.dice import check_seed
-from robinson.analysis.sim.policies import fast_tables, python_decider
+from robinson.analysis.sim.policies import fast_policy, python_decider
 from robinson.analysis.sim.stats import Summary
 from robinson.engine import new_game
 
@@ -48,7 +48,7 @@ def simulate(
     new_game(setup.players, setup.ruleset, setup.first)  # validates players and first seat
     check_seed(setup.seed)
     if engine == "fast":
-        tables = fast_tables(policy, setup.ruleset, setup.players)
+        tables = fast_policy(policy, setup.ruleset, setup.players)
         fast.run_batch(setup, tables, 0, 8)  # compile or load the cached machine code
 
         def batch(offset: int, count: int) -> Batch:
