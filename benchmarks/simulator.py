@@ -11,6 +11,7 @@ is also shown. The engine figure is the bare loop of `robinson.engine.apply` wit
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numba
@@ -25,10 +26,11 @@ EAGER = {Phase.SHIPWRECK: "move", Phase.TREE: "move", Phase.BREAD: "again", Phas
 SETUP = Setup(Ruleset("standard"), players=4, seed=20261130)
 
 
-def engine_rate(seconds: float) -> float:
-    """Games per second of the pure engine: apply() with eager decisions, same dice."""
+def engine_rate(seconds: float) -> tuple[float, float]:
+    """Games per second of the pure engine (apply() with eager decisions, same dice), by the
+    wall clock and per CPU-second."""
     games = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         state = new_game(SETUP.players, SETUP.ruleset, SETUP.first)
         dice = faces(SETUP.seed, games)
@@ -39,16 +41,18 @@ def engine_rate(seconds: float) -> float:
                 action = Choose(EAGER[state.phase])
             state, _ = apply(state, action)
         games += 1
-    return games / (time.perf_counter() - start)
+    return games / (time.perf_counter() - start), games / (time.process_time() - cpu)
 
 
-def kernel_rate(games: int) -> float:
+def kernel_rate(games: int) -> tuple[float, float]:
+    """Games per second of the compiled kernel alone: wall clock, and per CPU-second (all
+    threads' CPU time, so the figure one core would reach with no other load)."""
     tables = fast_tables("eager", SETUP.ruleset, SETUP.players)
     fast_sim.run_batch(SETUP, tables, 0, 8)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for offset in range(0, games, 1 << 20):
         fast_sim.run_batch(SETUP, tables, offset, min(1 << 20, games - offset))
-    return games / (time.perf_counter() - start)
+    return games / (time.perf_counter() - start), games / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -59,13 +63,20 @@ def main() -> None:
     games = max(1 << 20, int(probe * args.seconds) >> 20 << 20)
     result = simulate(SETUP, games, progress=False)
     fast = result.games_per_second
-    kernel = kernel_rate(games)
-    engine = engine_rate(args.seconds)
-    print(f"4-player standard games, eager policy, {numba.get_num_threads()} threads")
+    kernel, kernel_cpu = kernel_rate(games)
+    engine, engine_cpu = engine_rate(args.seconds)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    threads = numba.get_num_threads()
+    print(f"4-player standard games, eager policy, {threads} threads, load average {load}")
     print(f"fast simulator (simulate, with statistics): {fast:>12,.0f} games/s ({games:,} games)")
     print(f"fast simulator (compiled kernel only):      {kernel:>12,.0f} games/s")
     print(f"pure engine (apply loop):                   {engine:>12,.1f} games/s")
     print(f"ratio fast / engine:                        {fast / engine:>12,.0f} x")
+    print("per CPU-second (what one core does when nothing else runs on it):")
+    print(
+        f"  fast kernel {kernel_cpu:,.0f} games, pure engine {engine_cpu:,.1f} games, "
+        f"ratio {kernel_cpu / engine_cpu:,.0f} x; x{threads} cores: {threads * kernel_cpu:,.0f}"
+    )
 
 
 if __name__ == "__main__":
