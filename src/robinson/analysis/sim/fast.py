@@ -8,8 +8,14 @@ import numpy.typing as npt
 
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed
-from robinson.analysis.sim.kernel import board_tables, play_games
+from robinson.analysis.sim.kernel import LANDING_COLUMNS, play_games
 from robinson.analysis.sim.policies import FastPolicy
+from robinson.analysis.sim.steps import (
+    FOOTPRINT_SQUARE,
+    FOOTPRINT_TARGET,
+    board_tables,
+    build_steps,
+)
 from robinson.engine import Fever, new_game
 
 # A game that has not ended after this many rolls is cut (only a policy that refuses to move
@@ -36,15 +42,19 @@ def run_batch(
     batch = Batch.empty(offset, count, setup.players)
     # a few blocks per thread balance uneven game lengths without much bookkeeping
     blocks = max(1, min(count, 8 * numba.get_num_threads()))
-    landings = np.zeros((blocks, SQUARE_COUNT), np.int64)
+    landings = np.zeros((blocks, LANDING_COLUMNS), np.int64)
+    tables = np.ascontiguousarray(tables, dtype=np.int8)
+    fever_extra = rs.fever is Fever.EXTRA_ROLL
+    steps = build_steps(tables, rs.optional_choices, fever_extra, len(policy.joint) > 0)
     play_games(
         np.uint64(setup.seed), offset, count, setup.players, setup.first,
-        rs.optional_choices, rs.fever is Fever.EXTRA_ROLL, rs.share_divisor,
-        rs.start_tokens - rs.stake, rs.stake, _KINDS, _AMOUNTS,
-        np.ascontiguousarray(tables, dtype=np.int8), policy.joint, policy.offsets,
+        rs.optional_choices, fever_extra, rs.share_divisor,
+        rs.start_tokens - rs.stake, rs.stake, steps, _KINDS, _AMOUNTS,
+        tables, policy.joint, policy.offsets,
         MAX_ROLLS, blocks,
         batch.winner, batch.rolls, batch.turns, batch.winner_turns, batch.bank, batch.pot,
         batch.bindings, batch.position, batch.purse, batch.alive, batch.friday, landings,
     )  # fmt: skip
-    batch.landings[:] = landings.sum(axis=0)
+    batch.landings[:] = landings.sum(axis=0)[:SQUARE_COUNT]
+    batch.landings[FOOTPRINT_TARGET] += batch.landings[FOOTPRINT_SQUARE]  # 25 goes on to 14
     return batch
