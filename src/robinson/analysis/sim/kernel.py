@@ -77,7 +77,7 @@ def game_key(seed: np.uint64, game: np.uint64) -> np.uint64:
     return _mix64(_mix64(seed) ^ (game * _SALT))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_block(
     seed: np.uint64,
     offset: int,
@@ -107,10 +107,10 @@ def play_block(
     alive_out: npt.NDArray[np.bool_],
     friday_out: npt.NDArray[np.int8],
     landings: npt.NDArray[np.int64],
+    g: npt.NDArray[np.int64],
 ) -> None:
     """Games offset .. offset+len(winner)-1 of `seed`, one after the other; row i of the outputs
-    is game offset+i. One call per block: arrays are passed (and reference-counted) once."""
-    g = np.zeros(STATE_SIZE, np.int64)
+    is game offset+i. `g` is the state of the game being played (`special.py`)."""
     for i in range(len(winner)):
         key = game_key(seed, _U(offset + i))
         for s in range(n):
@@ -125,7 +125,7 @@ def play_block(
         g[BINDINGS] = 0
         g[POT] = 0
         bank = np.int64(n * stake)
-        seat = np.int64(first)
+        seat = np.int64(first) & SEAT_MASK
         g[TURNS + seat] = 1
         counter = _U(0)
         bits = _U(0)
@@ -250,5 +250,5 @@ def play_games(
             steps, kinds, amounts, policy, joint, joint_offset, max_rolls,
             winner[lo:hi], rolls[lo:hi], turns[lo:hi], winner_turns[lo:hi], bank[lo:hi],
             pot[lo:hi], bindings[lo:hi], pos[lo:hi], purse[lo:hi], alive[lo:hi], friday[lo:hi],
-            landings[b],
+            landings[b], np.zeros(STATE_SIZE, np.int64),
         )  # fmt: skip

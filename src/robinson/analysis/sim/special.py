@@ -60,7 +60,7 @@ SEAT_MASK = MAX_SEATS - 1  # seat & SEAT_MASK == seat
 _K, _SKIP12, _SKIP7 = 47, 45, 46
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relink(g: npt.NDArray[np.int64], n: int) -> None:
     """Turn order among the living, for every seat (a dead one's `NXT` is where play goes on)."""
     for seat in range(n):
@@ -82,14 +82,14 @@ def relink(g: npt.NDArray[np.int64], n: int) -> None:
                 break
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _transfer(g: npt.NDArray[np.int64], payer: int, payee: int, owed: int) -> None:
     paid = min(owed, g[PURSE + payer])
     g[PURSE + payer] -= paid
     g[PURSE + payee] += paid
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _pay_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     paid = min(owed, g[PURSE + seat])
     g[PURSE + seat] -= paid
@@ -102,7 +102,7 @@ def _pay_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     return bank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _receive_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     got = min(owed, bank)
     bank -= got
@@ -115,7 +115,7 @@ def _receive_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> 
     return bank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def option(
     policy: npt.NDArray[np.int8],
     joint: npt.NDArray[np.uint8],
@@ -146,7 +146,7 @@ def option(
     return eager if take_eager else 1 - eager
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def resolve(
     seat: int,
     face: int,

@@ -153,7 +153,9 @@ class Summary:
 
     def add(self, b: Batch) -> None:
         n = self.setup.players
-        counts, sums = _batch_sums(b.winner, b.rolls, b.bindings, b.purse, b.alive, b.friday, n)
+        counts = np.zeros(3 + 2 * n, np.int64)
+        sums = np.zeros((6 + n, 3), np.float64)
+        _batch_sums(b.winner, b.rolls, b.bindings, b.purse, b.alive, b.friday, n, counts, sums)
         self.games += len(b)
         self.truncated += int(counts[0])
         self.no_winner += int(counts[1])
@@ -242,7 +244,9 @@ class Summary:
         return out
 
 
-@njit(cache=True)
+# Without the runtime's reference counting (`_nrt=False`): every call of a compiled function
+# that takes arrays would otherwise cost two atomic operations per array (see kernel.py).
+@njit(cache=True, _nrt=False)
 def _batch_sums(
     winner: npt.NDArray[np.int8],
     rolls: npt.NDArray[np.int32],
@@ -251,14 +255,20 @@ def _batch_sums(
     alive: npt.NDArray[np.bool_],
     friday: npt.NDArray[np.int8],
     n: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """One pass over a batch (numpy's masks and casts cost more than the games themselves).
+    counts: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.float64],
+) -> None:
+    """One pass over a batch (numpy's masks and casts cost more than the games themselves),
+    written to `counts` and `sums` (zeroed).
     counts: truncated, no winner, games with a Friday bound, wins per seat, deaths per seat.
     sums: (count, sum, sum of squares) of rolls, bindings, the purse of masters, non-masters,
-    Fridays, non-Fridays, and of each seat's purse. Truncated games are left out."""
-    counts = np.zeros(3 + 2 * n, np.int64)
-    sums = np.zeros((6 + n, 3), np.float64)
-    is_friday = np.zeros(n, np.bool_)
+    Fridays, non-Fridays, and of each seat's purse. Truncated games are left out.
+    Sums are exact integers, kept in registers where the row is known in advance."""
+    roll_n = roll_s = roll_q = 0
+    bind_s = bind_q = 0
+    all_s = all_q = 0  # every purse; non-masters and non-Fridays are all less the others
+    master_n = master_s = master_q = 0
+    friday_n = friday_s = friday_q = 0
     for g in range(len(winner)):
         w = winner[g]
         if w == -2:
@@ -270,25 +280,37 @@ def _batch_sums(
             counts[3 + w] += 1
         if bindings[g] > 0:
             counts[2] += 1
-        _moment(sums, 0, rolls[g])
-        _moment(sums, 1, bindings[g])
-        for s in range(n):
-            is_friday[s] = False
+        r = np.int64(rolls[g])
+        roll_n += 1
+        roll_s += r
+        roll_q += r * r
+        b = np.int64(bindings[g])
+        bind_s += b
+        bind_q += b * b
+        fridays = 0  # bit s: seat s is someone's Friday
         for s in range(n):
             if friday[g, s] >= 0:
-                is_friday[friday[g, s]] = True
+                fridays |= 1 << np.int64(friday[g, s])
         for s in range(n):
-            p = purse[g, s]
+            p = np.int64(purse[g, s])
             if not alive[g, s]:
                 counts[3 + n + s] += 1
-            _moment(sums, 2 if friday[g, s] >= 0 else 3, p)
-            _moment(sums, 4 if is_friday[s] else 5, p)
-            _moment(sums, 6 + s, p)
-    return counts, sums
-
-
-@njit(cache=True, inline="always")
-def _moment(sums: npt.NDArray[np.float64], row: int, value: float) -> None:
-    sums[row, 0] += 1.0
-    sums[row, 1] += value
-    sums[row, 2] += value * value
+            all_s += p
+            all_q += p * p
+            if friday[g, s] >= 0:
+                master_n += 1
+                master_s += p
+                master_q += p * p
+            if (fridays >> s) & 1:
+                friday_n += 1
+                friday_s += p
+                friday_q += p * p
+            sums[6 + s, 0] += 1.0
+            sums[6 + s, 1] += p
+            sums[6 + s, 2] += p * p
+    sums[0, 0], sums[0, 1], sums[0, 2] = roll_n, roll_s, roll_q
+    sums[1, 0], sums[1, 1], sums[1, 2] = roll_n, bind_s, bind_q
+    sums[2, 0], sums[2, 1], sums[2, 2] = master_n, master_s, master_q
+    sums[3, 0], sums[3, 1], sums[3, 2] = n * roll_n - master_n, all_s - master_s, all_q - master_q
+    sums[4, 0], sums[4, 1], sums[4, 2] = friday_n, friday_s, friday_q
+    sums[5, 0], sums[5, 1], sums[5, 2] = n * roll_n - friday_n, all_s - friday_s, all_q - friday_q
