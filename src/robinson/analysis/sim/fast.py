@@ -1,6 +1,15 @@
-"""Runs of games on the compiled simulator (`kernel.py`)."""
+"""Runs of games on the compiled simulator (`kernel.py`), spread over the cores.
+
+The games of a batch are cut into blocks, a few per thread, and each block is one call of the
+compiled `play_block` on a Python thread: the compiled code lets go of the GIL (`nogil`), so the
+threads run in parallel. (numba's own `prange` does the same but takes seconds longer to
+compile, which every fresh checkout and CI run pays.) The number of threads is numba's
+(`NUMBA_NUM_THREADS`, `numba.set_num_threads`), by default one per core.
+"""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -8,8 +17,9 @@ import numpy.typing as npt
 
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed
-from robinson.analysis.sim.kernel import LANDING_COLUMNS, play_games
+from robinson.analysis.sim.kernel import LANDING_COLUMNS, play_block
 from robinson.analysis.sim.policies import FastPolicy
+from robinson.analysis.sim.special import STATE_SIZE
 from robinson.analysis.sim.steps import (
     FOOTPRINT_SQUARE,
     FOOTPRINT_TARGET,
@@ -40,21 +50,35 @@ def run_batch(
         raise ValueError(f"expected decision tables of shape ({setup.players}, 4, 7)")
     rs = setup.ruleset
     batch = Batch.empty(offset, count, setup.players)
+    threads = numba.get_num_threads()
     # a few blocks per thread balance uneven game lengths without much bookkeeping
-    blocks = max(1, min(count, 8 * numba.get_num_threads()))
+    blocks = max(1, min(count, 8 * threads if count >= 4096 * threads else threads))
+    edges = [count * b // blocks for b in range(blocks + 1)]
     landings = np.zeros((blocks, LANDING_COLUMNS), np.int64)
+    state = np.zeros((blocks, STATE_SIZE), np.int64)
     tables = np.ascontiguousarray(tables, dtype=np.int8)
     fever_extra = rs.fever is Fever.EXTRA_ROLL
     steps = build_steps(tables, rs.optional_choices, fever_extra, len(policy.joint) > 0)
-    play_games(
-        np.uint64(setup.seed), offset, count, setup.players, setup.first,
-        rs.optional_choices, fever_extra, rs.share_divisor,
-        rs.start_tokens - rs.stake, rs.stake, steps, _KINDS, _AMOUNTS,
-        tables, policy.joint, policy.offsets,
-        MAX_ROLLS, blocks,
-        batch.winner, batch.rolls, batch.turns, batch.winner_turns, batch.bank, batch.pot,
-        batch.bindings, batch.position, batch.purse, batch.alive, batch.friday, landings,
-    )  # fmt: skip
+    b = batch
+
+    def play(block: int) -> None:
+        lo, hi = edges[block], edges[block + 1]
+        play_block(
+            np.uint64(setup.seed), offset + lo, setup.players, setup.first,
+            rs.optional_choices, fever_extra, rs.share_divisor,
+            rs.start_tokens - rs.stake, rs.stake, steps, _KINDS, _AMOUNTS,
+            tables, policy.joint, policy.offsets, MAX_ROLLS,
+            b.winner[lo:hi], b.rolls[lo:hi], b.turns[lo:hi], b.winner_turns[lo:hi],
+            b.bank[lo:hi], b.pot[lo:hi], b.bindings[lo:hi], b.position[lo:hi], b.purse[lo:hi],
+            b.alive[lo:hi], b.friday[lo:hi], landings[block], state[block],
+        )  # fmt: skip
+
+    if threads == 1 or blocks == 1:
+        for block in range(blocks):
+            play(block)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(play, range(blocks)))
     batch.landings[:] = landings.sum(axis=0)[:SQUARE_COUNT]
     batch.landings[FOOTPRINT_TARGET] += batch.landings[FOOTPRINT_SQUARE]  # 25 goes on to 14
     return batch

@@ -3,9 +3,9 @@
 One roll costs one lookup in the step table (`steps.py`): where the pawn ends, where it lands,
 what it receives from or pays to the bank, and whether the turn goes on or costs a skip. The few
 rolls that do more (death, squares 1, 10, 29, 32, 36, 45, a joint policy's decisions) are played
-out of line by `special.resolve`, a full port of the engine's rules. Games are spread over the
-cores in blocks (`prange`); each block is one call of `play_block`, where a game's state lives in
-one small array (`special.py`), reused game after game.
+out of line by `special.resolve`, a full port of the engine's rules. Games are played in blocks,
+one call of `play_block` each (`fast.py` runs blocks on all cores); a game's state lives in one
+small array (`special.py`), reused game after game.
 
 Policies are tables, one per seat: `policy[seat, decision, face]` is the index of the option
 taken in `DECISIONS` order (0 = restart / stay / again / jump, 1 = move / move / stop / stay).
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from robinson.analysis.sim.special import (
     ALIVE,
@@ -32,7 +32,6 @@ from robinson.analysis.sim.special import (
     ROLL_AGAIN,
     SEAT_MASK,
     SKIPS,
-    STATE_SIZE,
     TURNS,
     WON,
     relink,
@@ -77,7 +76,10 @@ def game_key(seed: np.uint64, game: np.uint64) -> np.uint64:
     return _mix64(_mix64(seed) ^ (game * _SALT))
 
 
-@njit(cache=True, _nrt=False)
+# `_nrt=False`: no reference counting. numba would otherwise increment and decrement an atomic
+# count for every array passed to a compiled function, at every call: with `resolve` and its
+# helpers taking a dozen arrays, that was half of the time of a game.
+@njit(cache=True, nogil=True, _nrt=False)
 def play_block(
     seed: np.uint64,
     offset: int,
@@ -203,52 +205,3 @@ def play_block(
             friday_out[i, s] = g[FRIDAY_OF + s]
         turns_out[i] = total
         winner_turns[i] = g[TURNS + w] if w >= 0 else 0
-
-
-@njit(cache=True, parallel=True)
-def play_games(
-    seed: np.uint64,
-    offset: int,
-    count: int,
-    n: int,
-    first: int,
-    optional: bool,
-    fever_extra: bool,
-    share_div: int,
-    start_purse: int,
-    stake: int,
-    steps: npt.NDArray[np.int32],
-    kinds: npt.NDArray[np.int8],
-    amounts: npt.NDArray[np.int32],
-    policy: npt.NDArray[np.int8],
-    joint: npt.NDArray[np.uint8],
-    joint_offset: npt.NDArray[np.int64],
-    max_rolls: int,
-    blocks: int,
-    winner: npt.NDArray[np.int8],
-    rolls: npt.NDArray[np.int32],
-    turns: npt.NDArray[np.int32],
-    winner_turns: npt.NDArray[np.int32],
-    bank: npt.NDArray[np.int32],
-    pot: npt.NDArray[np.int32],
-    bindings: npt.NDArray[np.int32],
-    pos: npt.NDArray[np.int8],
-    purse: npt.NDArray[np.int32],
-    alive: npt.NDArray[np.bool_],
-    friday: npt.NDArray[np.int8],
-    landings: npt.NDArray[np.int64],
-) -> None:
-    """Games offset .. offset+count-1 of `seed`, split into `blocks` contiguous blocks run in
-    parallel. Per-game results go to row i = game - offset; landings are counted per block
-    (`LANDING_COLUMNS` columns)."""
-    per_block = (count + blocks - 1) // blocks
-    for b in prange(blocks):
-        lo = min(count, b * per_block)
-        hi = min(count, lo + per_block)
-        play_block(
-            seed, offset + lo, n, first, optional, fever_extra, share_div, start_purse, stake,
-            steps, kinds, amounts, policy, joint, joint_offset, max_rolls,
-            winner[lo:hi], rolls[lo:hi], turns[lo:hi], winner_turns[lo:hi], bank[lo:hi],
-            pot[lo:hi], bindings[lo:hi], pos[lo:hi], purse[lo:hi], alive[lo:hi], friday[lo:hi],
-            landings[b], np.zeros(STATE_SIZE, np.int64),
-        )  # fmt: skip
