@@ -1,4 +1,6 @@
-"""`robinson simulate` and `robinson report`, run as the real command."""
+"""`robinson simulate` and `robinson report`: twice as the real command (a new process), the
+rest through `robinson.cli.main` in this process (a new process costs a second or two of imports
+and loading the compiled simulator)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,23 @@ from pathlib import Path
 import pytest
 
 from robinson.analysis.report import build_report
+from robinson.cli import main
 
 ROBINSON = [sys.executable, "-c", "import sys; from robinson.cli import main; sys.exit(main())"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*ROBINSON, *args], capture_output=True, text=True, timeout=300)
+
+
+def run_here(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`robinson ARGS` in this process: exit code, stdout, stderr."""
+    try:
+        code = main(list(args))
+    except SystemExit as e:  # argparse refusing the arguments
+        code = int(e.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 def test_simulate_json_has_the_promised_fields() -> None:
@@ -34,18 +47,20 @@ def test_simulate_json_has_the_promised_fields() -> None:
     assert {"mean", "median", "p90", "histogram"} <= set(data["pot"])
 
 
-def test_simulate_same_seed_same_numbers_on_both_engines() -> None:
+def test_simulate_same_seed_same_numbers_on_both_engines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     args = ("simulate", "--games", "200", "--edition", "cs", "--seed", "11", "--json")
-    fast = json.loads(run(*args).stdout)
-    slow = json.loads(run(*args, "--engine", "python").stdout)
+    fast = json.loads(run_here(capsys, *args)[1])
+    slow = json.loads(run_here(capsys, *args, "--engine", "python")[1])
     for key in ("p_win", "p_no_winner", "turns", "mean_purse", "friday", "pot"):
         assert fast[key] == slow[key], key
 
 
-def test_simulate_text_output_names_the_seats() -> None:
-    out = run("simulate", "--games", "1000", "--players", "2")
-    assert out.returncode == 0
-    assert "P(win)" in out.stdout and "P(no winner)" in out.stdout
+def test_simulate_text_output_names_the_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_here(capsys, "simulate", "--games", "1000", "--players", "2")
+    assert code == 0
+    assert "P(win)" in out and "P(no winner)" in out
 
 
 @pytest.mark.parametrize(
@@ -61,10 +76,12 @@ def test_simulate_text_output_names_the_seats() -> None:
         (("--games", "10", "--players", "5", "--policy", "optimal"), "1 to 4 players"),
     ],
 )
-def test_simulate_bad_input_gets_a_clear_error(args: tuple[str, ...], message: str) -> None:
-    out = run("simulate", *args)
-    assert out.returncode == 2
-    assert message in out.stderr
+def test_simulate_bad_input_gets_a_clear_error(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_here(capsys, "simulate", *args)
+    assert code == 2
+    assert message in err
 
 
 def test_report_is_one_self_contained_page_of_readable_plots(tmp_path: Path) -> None:

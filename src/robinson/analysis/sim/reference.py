@@ -6,48 +6,64 @@ This is the reference the compiled simulator must reproduce, and the `--engine p
 
 from __future__ import annotations
 
-from robinson.analysis.sim.batch import Batch, Setup
+from dataclasses import dataclass, field
+
+from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed, faces
 from robinson.analysis.sim.policies import Decide
-from robinson.engine import Phase, Roll, State, apply, new_game
+from robinson.engine import Action, Phase, Roll, State, apply, new_game
 from robinson.engine.events import BecameFriday, Moved, Skipped, TurnBegan, Won
 
 # Moves that land (and resolve the square); canoe and swap moves trigger nothing.
 _LANDING_CAUSES = frozenset({"roll", "restart", "footprint"})
 
 
-def play(setup: Setup, game: int, decide: Decide, max_rolls: int) -> tuple[State, dict[str, int]]:
-    """Game `game` of `setup`: the final state and counters (rolls, turns, pot, bindings)."""
+@dataclass
+class Counts:
+    """What a game's events tell beyond its final state."""
+
+    rolls: int = 0
+    turns: int = 0
+    winner_turns: int = 0
+    pot: int = 0
+    bindings: int = 0
+    landings: list[int] = field(default_factory=lambda: [0] * SQUARE_COUNT)
+
+
+def play(setup: Setup, game: int, decide: Decide, max_rolls: int) -> tuple[State, Counts]:
+    """Game `game` of `setup`: the final state and what its events counted."""
     state = new_game(setup.players, setup.ruleset, setup.first)
     dice = faces(setup.seed, game)
     turns = [0] * setup.players
     turns[setup.first] = 1
-    counts = {"rolls": 0, "pot": 0, "bindings": 0}
-    landings = [0] * 46
+    c = Counts()
+    landings = c.landings
+    roll_phase = Phase.ROLL
     while not state.over:
-        if state.phase is Phase.ROLL:
-            if counts["rolls"] >= max_rolls:
+        if state.phase is roll_phase:
+            if c.rolls >= max_rolls:
                 break
-            action = Roll(next(dice))
-            counts["rolls"] += 1
+            action: Action = Roll(next(dice))
+            c.rolls += 1
         else:
             action = decide(state)
         state, events = apply(state, action)
         for e in events:
-            if isinstance(e, TurnBegan | Skipped):
+            kind = type(e)  # exact types: a dispatch cheaper than isinstance on every event
+            if kind is TurnBegan or kind is Skipped:
                 turns[e.seat] += 1
-            elif isinstance(e, Moved) and e.cause in _LANDING_CAUSES:
-                landings[e.end] += 1
-            elif isinstance(e, BecameFriday):
-                counts["bindings"] += 1
-            elif isinstance(e, Won):
-                counts["pot"] = e.bank
+            elif kind is Moved:
+                if e.cause in _LANDING_CAUSES:
+                    landings[e.end] += 1
+            elif kind is BecameFriday:
+                c.bindings += 1
+            elif kind is Won:
+                c.pot = e.bank
     if state.over and state.winner is None:
-        counts["pot"] = state.bank
-    counts["turns"] = sum(turns)
-    counts["winner_turns"] = turns[state.winner] if state.winner is not None else 0
-    counts.update({f"land{sq}": c for sq, c in enumerate(landings)})
-    return state, counts
+        c.pot = state.bank
+    c.turns = sum(turns)
+    c.winner_turns = turns[state.winner] if state.winner is not None else 0
+    return state, c
 
 
 def run_batch(
@@ -56,23 +72,23 @@ def run_batch(
     """Games offset .. offset+count-1 of `setup` through the engine, as a `Batch`."""
     check_seed(setup.seed)
     batch = Batch.empty(offset, count, setup.players)
+    landings = [0] * SQUARE_COUNT
     for i in range(count):
         state, c = play(setup, offset + i, decide, max_rolls)
         if not state.over:
             batch.winner[i] = -2
         else:
             batch.winner[i] = -1 if state.winner is None else state.winner
-        batch.rolls[i] = c["rolls"]
-        batch.turns[i] = c["turns"]
-        batch.winner_turns[i] = c["winner_turns"]
+        batch.rolls[i] = c.rolls
+        batch.turns[i] = c.turns
+        batch.winner_turns[i] = c.winner_turns
         batch.bank[i] = state.bank
-        batch.pot[i] = c["pot"]
-        batch.bindings[i] = c["bindings"]
-        for s, p in enumerate(state.players):
-            batch.position[i, s] = p.position
-            batch.purse[i, s] = p.purse
-            batch.alive[i, s] = p.alive
-            batch.friday[i, s] = -1 if p.friday is None else p.friday
-        for sq in range(46):
-            batch.landings[sq] += c[f"land{sq}"]
+        batch.pot[i] = c.pot
+        batch.bindings[i] = c.bindings
+        batch.position[i] = [p.position for p in state.players]
+        batch.purse[i] = [p.purse for p in state.players]
+        batch.alive[i] = [p.alive for p in state.players]
+        batch.friday[i] = [-1 if p.friday is None else p.friday for p in state.players]
+        landings = [a + b for a, b in zip(landings, c.landings, strict=True)]
+    batch.landings[:] = landings
     return batch
