@@ -90,15 +90,18 @@ def test_report_is_one_self_contained_page_of_readable_plots(tmp_path: Path) -> 
     assert list((tmp_path / "out").iterdir()) == [page]  # nothing else to carry along
     assert not re.search(r'src="(?!data:)', html)  # no external images or scripts
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
-    assert len(images) == 6
+    assert len(images) == 7
     for data in images:
         png = base64.b64decode(data)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width = int.from_bytes(png[16:20], "big")
         assert width >= 600  # big enough to read
     for heading in ("Game length", "Seat advantage", "Where pawns land", "Expected purses",
-                    "The value of each choice", "Editions side by side"):  # fmt: skip
+                    "The value of each choice, exactly (2 players)",
+                    "The value of each choice over whole games (simulated)",
+                    "Editions side by side"):  # fmt: skip
         assert heading in html
+    assert "standard = ca: P(win), eager option" in html  # the exact table, games merged
     for edition in ("standard", "lv", "cs", "ca", "classic"):
         assert f"<td>{edition}</td>" in html
 

@@ -1,8 +1,9 @@
-"""The numbers behind the report, all from the compiled simulator.
+"""The numbers behind the report: the value of each choice exactly for two players (`exact.py`),
+everything else from the compiled simulator.
 
-Every run uses the same seed, so runs that differ in one thing only (a seat's decision at one
-square, say) play the same dice game by game: their difference is measured on paired games,
-which makes it far more precise than two independent runs of the same size.
+Every simulated run uses the same seed, so runs that differ in one thing only (a seat's decision
+at one square, say) play the same dice game by game: their difference is measured on paired
+games, which makes it far more precise than two independent runs of the same size.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from robinson.analysis.report.exact import ExactChoices, exact_choices
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
@@ -44,8 +46,9 @@ class ReportData:
     seed: int
     editions: dict[str, dict[str, Any]] = field(default_factory=dict)  # 4 players, eager
     by_players: dict[int, dict[str, Any]] = field(default_factory=dict)  # standard, eager
-    choices: list[ChoiceValue] = field(default_factory=list)  # standard, 2 players
+    choices: list[ChoiceValue] = field(default_factory=list)  # standard, 2 players, simulated
     choice_games: int = 0
+    exact: list[ExactChoices] = field(default_factory=list)  # 2 players, exact
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -63,7 +66,9 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
             continue
         setup = Setup(Ruleset("standard"), n, seed=seed)
         data.by_players[n] = simulate(setup, games, progress=False).summary.to_json()
-    say("the value of each choice")
+    say("the value of each choice, exactly")
+    data.exact = exact_choices()
+    say("the value of each choice over whole games")
     data.choice_games = games
     data.choices = choice_values(Setup(Ruleset("standard"), 2, seed=seed), games)
     return data

@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from robinson.analysis.report.data import ChoiceValue
+from robinson.analysis.report.exact import ExactChoice, ExactChoices, placing_label
 from robinson.engine import SQUARES, Effect
 
 Summary = dict[str, Any]  # a `Summary.to_json()` object
@@ -148,8 +149,41 @@ def choice_label(c: ChoiceValue) -> str:
     return f"on {c.square}{seen}: {c.option} instead of {c.eager_option}"
 
 
+def exact_label(c: ExactChoice) -> str:
+    seen = f", rolled {c.face}" if c.face is not None else ""
+    return f"on {c.square}{seen}: {c.other_option}"
+
+
+def exact_choices(groups: Sequence[ExactChoices]) -> bytes:
+    """Exact change in the mover's P(win) from the non-eager option, for every decision and
+    every square of the other pawn (2 players): one panel per distinct game."""
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(10, 4.5 * len(groups) + 0.6), squeeze=False,
+        gridspec_kw={"hspace": 0.35},
+    )  # fmt: skip
+    gains = [100 * np.array([c.gain for c in g.rows]) for g in groups]
+    # one colour scale for every panel, centred on "no difference"
+    norm = matplotlib.colors.CenteredNorm(0.0, max(float(np.abs(g).max()) for g in gains) or 1.0)
+    for ax, group, gain in zip(axes[:, 0], groups, gains, strict=True):
+        image = ax.imshow(gain, cmap="RdBu", norm=norm, aspect="auto", interpolation="nearest")
+        ax.set_yticks(np.arange(len(group.rows)), [exact_label(c) for c in group.rows], fontsize=8)
+        ticks = [i for i, code in enumerate(group.placings) if code % 5 == 0 or code > 44]
+        ax.set_xticks(ticks, [placing_label(group.placings[i]) for i in ticks], fontsize=8)
+        ax.set_xlabel("square of the other pawn when the decision arises")
+        ax.set_title(f"{' = '.join(group.editions)}: exact, 2 players, eager afterwards",
+                     fontsize=10)  # fmt: skip
+        bar = fig.colorbar(image, ax=ax, shrink=0.9)
+        bar.set_label("Δ P(win), points", fontsize=8)
+    fig.suptitle(
+        "The value of each choice, exactly: the other option instead of the eager one\n"
+        "(red: the other option loses win chance, blue: it gains)",
+        fontsize=11,
+    )
+    return _png(fig)
+
+
 def choices(values: Sequence[ChoiceValue]) -> bytes:
-    """Change in seat 0's P(win) from taking the non-eager option at each decision."""
+    """Change in seat 0's P(win) from taking the non-eager option at each decision (simulated)."""
     fig, ax = plt.subplots(figsize=(8, 0.36 * len(values) + 1.4))
     y = np.arange(len(values))[::-1]
     gains = np.array([100 * c.gain.value for c in values])
@@ -160,7 +194,7 @@ def choices(values: Sequence[ChoiceValue]) -> bytes:
     ax.set_yticks(y, [choice_label(c) for c in values], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("change in P(win), percentage points (95% interval, paired games)")
-    ax.set_title("The value of each choice: seat 0 of 2, everything else eager (standard)")
+    ax.set_title("Simulated: seat 0 of 2 always takes the other option, all else eager (standard)")
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from robinson.analysis.report import figures
 from robinson.analysis.report.data import ReportData
+from robinson.analysis.report.exact import editions_without_choices
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 980px; margin: 2em auto; padding: 0 1em;
@@ -66,6 +67,26 @@ def _choices_table(data: ReportData) -> str:
     return _table(head, rows)
 
 
+def _exact_table(data: ReportData) -> str:
+    """Per decision and game: the mover's P(win) after each option, as a plain mean over the
+    squares the other pawn can stand on, and where the other option does better."""
+    head = ["decision (2 players)"]
+    for group in data.exact:
+        name = " = ".join(group.editions)
+        head += [f"{name}: P(win), eager option", "other option", "other option better at"]
+    rows = []
+    for k, first in enumerate(data.exact[0].rows if data.exact else ()):
+        seen = f", rolled {first.face}" if first.face is not None else ""
+        row = [f"on {first.square}{seen}: {first.eager_option} / {first.other_option}"]
+        for group in data.exact:
+            c = group.rows[k]
+            better = int((c.gain > 1e-12).sum())
+            row += [f"{100 * c.eager.mean():.2f}%", f"{100 * c.other.mean():.2f}%",
+                    f"{better} of {len(c.gain)} squares"]  # fmt: skip
+        rows.append(row)
+    return _table(head, rows)
+
+
 def render(data: ReportData) -> str:
     std = data.editions["standard"]
     friday = std["friday"]
@@ -91,11 +112,23 @@ def render(data: ReportData) -> str:
          f"players who end as someone's Friday hold "
          f"{_num(friday['friday_worth']['difference'])} more. These are comparisons, not "
          "causes: a master has been to square 29, which also says how far he got.</p>"),
-        ("The value of each choice", _img(figures.choices(data.choices), "choice values")
+        ("The value of each choice, exactly (2 players)",
+         (_img(figures.exact_choices(data.exact), "exact choice values") + _exact_table(data))
+         if data.exact else "",
+         "<p><b>Exact</b> (the solve of <code>robinson analyze --players 2</code>, no "
+         "sampling): for every decision and every square the other pawn can stand on, the "
+         "mover's probability of winning after each option, both players eager afterwards. "
+         "The table gives plain means over those squares (each square counted once, not "
+         "weighted by how often it occurs). Editions with the same rules share one panel; "
+         f"{', '.join(editions_without_choices()) or 'no edition'} has no choices (they are "
+         "compulsory). <code>robinson analyze --policy optimal</code> gives the values under "
+         "optimal play.</p>"),
+        ("The value of each choice over whole games (simulated)",
+         _img(figures.choices(data.choices), "simulated choice values")
          + _choices_table(data),
-         f"<p>Two players, standard edition, {data.choice_games:,} paired games per line: "
-         "seat 0 takes the other option at that decision every time it arises, everything "
-         "else eager, on the same dice as the all-eager games.</p>"),
+         f"<p><b>Simulated</b>: two players, standard edition, {data.choice_games:,} paired "
+         "games per line: seat 0 takes the other option at that decision every time it "
+         "arises, everything else eager, on the same dice as the all-eager games.</p>"),
     ]  # fmt: skip
     body = "".join(f"<h2>{t}</h2>{note}{content}" for t, content, note in sections)
     return (
@@ -103,7 +136,8 @@ def render(data: ReportData) -> str:
         "<title>Robinson: the game in numbers</title>"
         f"<style>{_STYLE}</style></head><body>"
         "<h1>Robinson: the game in numbers</h1>"
-        f"<p class=note>{data.games:,} simulated games per setting (seed {data.seed}), all "
+        "<p class=note>The value of each choice for two players is exact; every other figure "
+        f"is simulated: {data.games:,} games per setting (seed {data.seed}), all "
         "players eager (never restart, never stay, always roll again, always jump) unless said "
         "otherwise; intervals are 95% confidence intervals. Made by <code>robinson report"
         "</code>.</p>"

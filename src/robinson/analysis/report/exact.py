@@ -1,0 +1,110 @@
+"""The exact value of every choice for two players, read off the exact analysis
+(`robinson.analysis.exact`, the same solve as `robinson analyze --players 2`).
+
+For each decision (square 4 or 7 with the roll in view, 20, 23) and each square the other pawn
+can stand on, the mover's probability of winning after each option, everybody playing eager
+afterwards. Editions whose rules make the same game (standard and ca; lv and cs) give the same
+numbers and are shown once; editions with compulsory choices (classic) have none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from robinson.analysis.exact import codes
+from robinson.analysis.exact.game import solve_game
+from robinson.analysis.exact.joint import reachable_codes
+from robinson.analysis.policy import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
+from robinson.engine import EDITIONS, Ruleset
+
+PLAYERS = 2
+POLICY = "eager"
+
+
+@dataclass(frozen=True)
+class ExactChoice:
+    """One decision: the mover's P(win) after each option, for each placing of the other pawn."""
+
+    square: int
+    face: int | None  # the roll in view (4 and 7), None for 20 and 23
+    eager_option: str
+    other_option: str
+    eager: npt.NDArray[np.float64]  # per placing (`ExactChoices.placings`)
+    other: npt.NDArray[np.float64]
+
+    @property
+    def gain(self) -> npt.NDArray[np.float64]:
+        """What taking the other option adds to P(win), per placing (negative: it costs)."""
+        return self.other - self.eager
+
+
+@dataclass(frozen=True)
+class ExactChoices:
+    """The decisions of one game: editions that share it, and the other pawn's placings (codes
+    of `robinson.analysis.exact.codes`: a square 0..44, or a skipped turn pending on 12 / 7)."""
+
+    editions: tuple[str, ...]
+    placings: tuple[int, ...]
+    rows: tuple[ExactChoice, ...]
+
+
+def placing_label(code: int) -> str:
+    if code == codes.SKIP12:
+        return "12 (skip)"
+    if code == codes.SKIP7:
+        return "7 (skip)"
+    return str(code)
+
+
+def _choices(edition: str) -> ExactChoices:
+    game = solve_game(Ruleset(edition), PLAYERS, POLICY)
+    placings = np.flatnonzero(reachable_codes(game.trees))
+    rows = []
+    for (kind, roll), values in sorted(game.options[PLAYERS - 1].items()):
+        phase = DECISION_KINDS[kind]
+        # values[others, option, relative seat]: option 0 eager, 1 the other; seat 0 the mover
+        rows.append(
+            ExactChoice(
+                square=DECISION_SQUARES[phase],
+                face=roll or None,
+                eager_option=EAGER_OPTION[phase],
+                other_option=OTHER_OPTION[phase],
+                eager=values[placings, 0, 0].copy(),
+                other=values[placings, 1, 0].copy(),
+            )
+        )
+    return ExactChoices((edition,), tuple(int(c) for c in placings), tuple(rows))
+
+
+def _same(a: ExactChoices, b: ExactChoices) -> bool:
+    return (
+        a.placings == b.placings
+        and len(a.rows) == len(b.rows)
+        and all(
+            np.array_equal(x.eager, y.eager) and np.array_equal(x.other, y.other)
+            for x, y in zip(a.rows, b.rows, strict=True)
+        )
+    )
+
+
+def exact_choices() -> list[ExactChoices]:
+    """Every edition with choices, editions with identical values merged (in EDITIONS order)."""
+    groups: list[ExactChoices] = []
+    for edition in EDITIONS:
+        found = _choices(edition)
+        if not found.rows:
+            continue
+        for i, group in enumerate(groups):
+            if _same(group, found):
+                groups[i] = ExactChoices((*group.editions, edition), group.placings, group.rows)
+                break
+        else:
+            groups.append(found)
+    return groups
+
+
+def editions_without_choices() -> list[str]:
+    return [e for e in EDITIONS if not Ruleset(e).optional_choices]
