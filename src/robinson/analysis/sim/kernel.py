@@ -28,13 +28,13 @@ from robinson.analysis.sim.special import (
     NXT,
     POS,
     POT,
+    PRV,
     PURSE,
     ROLL_AGAIN,
     SEAT_MASK,
     SKIPS,
     TURNS,
     WON,
-    relink,
     resolve,
 )
 from robinson.analysis.sim.steps import (
@@ -122,7 +122,9 @@ def play_block(
             g[FRIDAY_OF + s] = -1
             g[SKIPS + s] = 0
             g[TURNS + s] = 0
-        relink(g, n)
+            # turn order with everybody alive (what special.relink gives for n >= 2)
+            g[NXT + s] = s + 1 if s + 1 < n else 0
+            g[PRV + s] = s - 1 if s > 0 else n - 1
         g[LIVING] = n
         g[BINDINGS] = 0
         g[POT] = 0
