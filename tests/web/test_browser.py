@@ -125,15 +125,46 @@ def test_the_page_in_each_language(server: Server, browser: Browser, lang: str) 
     context = browser.new_context()
     page = context.new_page()
     try:
+        # no language picked in this browser: the table's language is the default
         page.goto(server.base + t["seats"][0]["link"])
-        page.wait_for_selector("[data-square='12']")
-        page.select_option("#lang", lang)
+        page.wait_for_selector("[data-move='roll']")
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        assert page.locator("#lang").input_value() == lang
         ours = page.evaluate(f"fetch('/api/i18n/{lang}').then(r => r.json())")
+        english = page.evaluate("fetch('/api/i18n/en').then(r => r.json())")
+        labels = {
+            "[data-move='roll']": "ui.roll",
+            "#bank .label": "ui.bank",
+            "#fair summary": "web.fair_dice",
+            "#side > h2": "web.narration",
+        }
+        for selector, key in labels.items():
+            shown = page.locator(selector).inner_text().strip()
+            assert shown == ours["ui"][key], (selector, shown)
+        # (Czech says "Bank" too; the others differ from English in every language)
+        for key in ("ui.roll", "web.fair_dice", "web.narration"):
+            assert ours["ui"][key] != english["ui"][key], key
+        tokens = page.locator("#players .facts").first.inner_text()
+        assert ours["plurals"]["web.tokens"][1].replace("{n}", "20") in tokens  # 20: a plural form
         title = page.locator("[data-square='12'] title").text_content() or ""
         assert ours["squares"][11]["title"] in title
+        # the selector names each language in its own words
+        assert page.locator("#lang option").all_inner_texts() == [
+            "Latviešu",
+            "Čeština",
+            "Català",
+            "English",
+        ]
         page.click("[data-move]")
         page.wait_for_selector("#log li")
+        # a pick is remembered by the browser, over the table's language
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator("#bank .label").inner_text() == english["ui"]["ui.bank"]
+        page.reload()
+        page.wait_for_selector("#bank .label")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.locator("#bank .label").inner_text() == english["ui"]["ui.bank"]
     finally:
         context.close()
 

@@ -169,6 +169,8 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         return {
             "lang": lang,
             "ui": texts.ui_strings(lang),
+            "plurals": texts.ui_plurals(lang),
+            "plural_index": texts.plural_index(lang),
             "options": texts.option_labels(lang),
             "squares": texts.squares(lang, ruleset),
             "rules": texts.rules_summary(lang, ruleset),

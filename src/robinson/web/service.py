@@ -266,6 +266,8 @@ class GameService:
             ) from None
         game.actions.append(action)
         game.state = state
+        if state.over:
+            game.final_events = list(events)
         if isinstance(action, Roll):
             game.rolls += 1
         table.broadcast_update(action, seat, events)
@@ -369,6 +371,7 @@ class GameService:
 
     async def replay(self, game_id: str, lang: str) -> dict[str, Any]:
         """Every step of a finished game with its narration, for the replay view."""
+        table = await self.table_of_game(game_id)
         record = await self.record(game_id)
         if "seed" not in record.meta["dice"]:
             raise ServiceError("not_over", "a replay is shown once the game is over")
@@ -383,7 +386,13 @@ class GameService:
                     "state": _state_json(state),
                 }
             )
-        return {"game": game_id, "record": record.to_json(), "steps": steps}
+        return {
+            "game": game_id,
+            "record": record.to_json(),
+            "seats": [{"kind": s.kind, "bot": s.bot} for s in table.seats],
+            "initial": _state_json(record.initial_state()),
+            "steps": steps,
+        }
 
 
 def _state_json(state: Any) -> dict[str, Any]:
