@@ -13,6 +13,7 @@ from tests.web.test_api import _play_to_the_end
 if TYPE_CHECKING:
     from tests.web.conftest import Server
 
+PAYOUT_REASONS = ("bank", "friday_share", "nearest_share")
 PAGE_KEYS = ("web.new_table", "web.create", "web.narration", "web.fair_dice", "web.payout")
 
 
@@ -45,8 +46,7 @@ def test_the_end_shows_the_payout_as_steps_from_the_engine_events(server: Server
     expected = [
         e.to_json()
         for e in last_events
-        if e.kind == "won"
-        or (e.kind == "transfer" and e.to_json()["reason"] in ("bank", "friday_share", "nearest_share"))
+        if e.kind == "won" or (e.kind == "transfer" and e.to_json()["reason"] in PAYOUT_REASONS)
     ]
     steps = game["payout"]
     assert [{k: v for k, v in s.items() if k != "text"} for s in steps] == expected
@@ -69,4 +69,5 @@ def test_the_replay_carries_the_start_and_the_seats(server: Server) -> None:
     replay = server.get(f"/api/games/{t['game']}/replay?lang=cs").json()
     assert replay["initial"]["bank"] == 30 and replay["initial"]["players"][0]["purse"] == 20
     assert [s["kind"] for s in replay["seats"]] == ["human", "human", "bot"]
-    assert {"purse", "friday", "skips", "shipwrecked"} <= set(replay["steps"][0]["state"]["players"][0])
+    first = replay["steps"][0]["state"]["players"][0]
+    assert {"purse", "friday", "skips", "shipwrecked"} <= set(first)

@@ -76,6 +76,9 @@ class LiveGame:
     def version(self) -> int:
         return len(self.actions)
 
+    def last_roll(self) -> int | None:
+        return next((a.face for a in reversed(self.actions) if isinstance(a, Roll)), None)
+
     def record(self) -> GameRecord:
         dice: dict[str, Any] = {"scheme": SCHEME, "seed_sha256": self.row.seed_sha256}
         if self.state.over:
@@ -152,7 +155,7 @@ class LiveTable:
             "phase": st.phase.value,
             "to_move": st.to_move,
             "pending_roll": st.pending_roll,
-            "last_roll": next((a.face for a in reversed(game.actions) if isinstance(a, Roll)), None),
+            "last_roll": game.last_roll(),
             "bank": st.bank,
             "over": st.over,
             "winner": st.winner,

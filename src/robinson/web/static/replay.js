@@ -24,6 +24,7 @@ export async function openReplay(gameId, lang) {
     $("step").textContent = t("web.step", { step: i, total: data.steps.length });
     $("step").dataset.step = i;
     $("log").replaceChildren(...data.steps.slice(0, i).flatMap((st) => st.narration).slice(-30).map((l) => make("li", l)));
+    $("log").scrollTop = $("log").scrollHeight;
     $("back").disabled = i === 0; $("forward").disabled = i === data.steps.length;
   };
   const go = (delta) => {
@@ -40,6 +41,8 @@ export async function openReplay(gameId, lang) {
     if (e.target.closest && e.target.closest("select, input, [data-square]")) return;
     if (e.key === "ArrowLeft") go(-1);
     if (e.key === "ArrowRight") go(1);
+    if (e.key === "Home") go(-data.steps.length);
+    if (e.key === "End") go(data.steps.length);
   });
   show();
   $("forward").focus();

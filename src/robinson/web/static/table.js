@@ -132,6 +132,7 @@ function render(game) {
   const actions = $("actions");
   const hadFocus = actions.contains(document.activeElement);
   actions.replaceChildren();
+  actions.dataset.version = game.version;
   const mover = game.players[game.to_move];
   if (!game.over && state.you.includes(game.to_move) && mover.kind === "human") {
     for (const move of game.legal) {
