@@ -43,3 +43,10 @@ def test_eager_never_holds_back() -> None:
     bot = make_bot("eager")
     assert bot.choose(from_text("standard,30,10,half 20 0w1 4/20/m 0/20")).option == "move"
     assert bot.choose(from_text("standard,30,10,half 20 0t1 7/20 0/20")).option == "move"
+
+
+def test_the_optimal_bot_is_registered_without_importing_the_analysis() -> None:
+    assert "optimal" in BOT_NAMES
+    state = from_text("standard,30,10,half 20 0c 23/20 0/20")
+    assert make_bot("optimal").choose(state).option in ("jump", "stay")
+    assert make_bot("optimal").choose(state) in legal_actions(state)

@@ -10,4 +10,15 @@ from __future__ import annotations
 from robinson.bots.base import BOT_NAMES, Bot, make_bot, register
 from robinson.bots.simple import EagerBot, HeuristicBot, RandomBot
 
+
+def _optimal(seed: int | None) -> Bot:
+    # Imported on first use: the exact solver pulls in numpy and numba, which plain play and the
+    # terminal do not need. Importing the module registers the real factory in our place.
+    from robinson.bots.optimal import OptimalBot
+
+    return OptimalBot(seed)
+
+
+register("optimal", _optimal)
+
 __all__ = ["BOT_NAMES", "Bot", "EagerBot", "HeuristicBot", "RandomBot", "make_bot", "register"]

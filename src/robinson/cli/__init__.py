@@ -7,7 +7,7 @@ import importlib
 import sys
 
 # Subcommand modules, in the order `robinson --help` lists them.
-SUBCOMMANDS = ["replay", "play", "serve", "verify"]
+SUBCOMMANDS = ["replay", "play", "serve", "verify", "analyze", "simulate", "report"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:
+        # The reader went away (`robinson analyze --json | head`): not an error of ours.
+        sys.stderr.close()
+        return 0
     return code
 
 

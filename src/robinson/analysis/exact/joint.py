@@ -1,0 +1,328 @@
+"""The joint chain of m living players, solved for every seat's probability of winning.
+
+State: the codes of the m living pawns in turn order starting with the player whose turn begins
+(`c[0]` the mover, `c[k]` the k-th living seat after him), as the mixed-radix index
+`sum(c[k] * K**(m - 1 - k))`. The mover is the most significant digit: after his turn the seats
+rotate and his new code becomes the last digit, so the successors of a state lie side by side.
+Rotating the seats so that the mover is always first needs no "whose turn" field; a skipped turn
+is simply a state whose mover holds a pending skip. A dead pawn leaves the chain: the rest is the
+game of m - 1 players, solved first (the dead never move, pay or count, rule 2.3), so only
+all-alive states are stored.
+
+`V[s, k]` is the probability that relative seat k wins from state s. It satisfies
+`V[s] = sum over the leaves of the mover's turn (turns.py) of p(leaf) * V[next state]` (rotated),
+where a leaf is a win (1 for the mover), a death (the (m-1)-player values) or a new code for the
+mover, with the ship swap applied when he ends on 36 while others stand on 41. At a decision the
+mover takes the eager option (policy `eager`) or the option with the larger value for himself
+(policy `optimal`; the eager option unless the other is better by more than DECISION_MARGIN).
+
+The system is solved by Gauss-Seidel sweeps (numba) over blocks of states with equal others
+(see `_blocks`); sweeps stop when no value changes by more than `tol`. For the eager policy this
+is the iterative solution of the linear system of the absorbing chain; for optimal it is value
+iteration to its fixed point.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from robinson.analysis.exact import codes
+from robinson.analysis.exact.turns import CHANCE, DEAD, DECIDE, WIN, TurnTrees
+
+SWAP_FROM, SWAP_TO = 36, 41
+# The non-eager option is taken only when better by more than this: below it, differences are
+# within the accuracy of the solve.
+DECISION_MARGIN = 1e-12
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_block(
+    r: int,
+    others: npt.NDArray[np.int64],
+    m: int,
+    v: FloatArray,
+    vsub: FloatArray,
+    flat_ptr: npt.NDArray[np.int64],
+    flat_row: npt.NDArray[np.int64],
+    flat_p: FloatArray,
+    decisions: int,
+    optimal: bool,
+    w: FloatArray,
+    options: FloatArray,
+) -> None:
+    """Fill w, the values relative to the mover of every row a turn can end on, when the others
+    are `others[1:]` (index r). Rows 0..K-1: a code (the seats then rotate: the state is
+    r * K + code, or the ship swap's state); K: a win; K + 1: his death (the (m-1)-player state
+    r); K + 2 + d: decision d, each option being a distribution over earlier rows, the option
+    taken by the policy (options[d, o] keeps both)."""
+    kk = w.shape[0] - 2 - decisions
+    swap = False
+    rswap = 0
+    for k in range(1, m):
+        ck = others[k]
+        if ck == SWAP_TO:
+            swap = True
+            ck = SWAP_FROM
+        rswap = rswap * kk + ck
+    for o in range(kk):
+        nidx = r * kk + o
+        if o == SWAP_FROM and swap:
+            nidx = rswap * kk + SWAP_TO
+        w[o, 0] = v[nidx, m - 1]
+        for k in range(1, m):
+            w[o, k] = v[nidx, k - 1]
+    w[kk, 0] = 1.0
+    w[kk + 1, 0] = 0.0
+    for k in range(1, m):
+        w[kk, k] = 0.0
+        w[kk + 1, k] = vsub[r, k - 1]
+    for d in range(decisions):
+        for opt in range(2):
+            e = kk + 2 * d + opt  # option distributions follow the K root distributions
+            for j in range(m):
+                acc = 0.0
+                for x in range(flat_ptr[e], flat_ptr[e + 1]):
+                    acc += flat_p[x] * w[flat_row[x], j]
+                options[d, opt, j] = acc
+        pick = 1 if optimal and options[d, 1, 0] > options[d, 0, 0] + DECISION_MARGIN else 0
+        for j in range(m):
+            w[kk + 2 + d, j] = options[d, pick, j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _decode(r: int, m: int, kk: int, others: npt.NDArray[np.int64]) -> None:
+    """others[1..m-1] = the digits of r, others[1] the most significant."""
+    rest = r
+    for k in range(m - 1, 0, -1):
+        others[k] = rest % kk
+        rest //= kk
+
+
+@numba.njit(cache=True, nogil=True)
+def _sweep(
+    rests: IntArray,
+    movers: IntArray,
+    m: int,
+    flat_ptr: IntArray,
+    flat_row: IntArray,
+    flat_p: FloatArray,
+    decisions: int,
+    v: FloatArray,
+    vsub: FloatArray,
+    optimal: bool,
+) -> float:
+    """One Gauss-Seidel pass over the blocks `rests` (each: the states with those others and
+    every mover code in `movers`); returns the largest change. Threads run it on disjoint
+    blocks at once (a block sees what other blocks wrote so far, which only helps)."""
+    kk = codes_k(flat_ptr, decisions)
+    w = np.empty((kk + 2 + decisions, m))
+    options = np.empty((max(decisions, 1), 2, m))
+    others = np.zeros(m, dtype=np.int64)
+    krest = kk ** (m - 1)
+    delta = 0.0
+    for r in rests:
+        _decode(r, m, kk, others)
+        _fill_block(
+            r, others, m, v, vsub, flat_ptr, flat_row, flat_p, decisions, optimal, w, options
+        )
+        for c0 in movers:
+            s = c0 * krest + r
+            for j in range(m):
+                acc = 0.0
+                for x in range(flat_ptr[c0], flat_ptr[c0 + 1]):
+                    acc += flat_p[x] * w[flat_row[x], j]
+                d = abs(acc - v[s, j])
+                if d > delta:
+                    delta = d
+                v[s, j] = acc
+    return delta
+
+
+@numba.njit(cache=True, nogil=True)
+def codes_k(flat_ptr: IntArray, decisions: int) -> int:
+    """K, from the layout of the flat distributions: K roots, then 2 per decision."""
+    return flat_ptr.shape[0] - 1 - 2 * decisions
+
+
+@numba.njit(cache=True)
+def _option_values(
+    m: int,
+    flat_ptr: IntArray,
+    flat_row: IntArray,
+    flat_p: FloatArray,
+    decisions: int,
+    v: FloatArray,
+    vsub: FloatArray,
+    optimal: bool,
+    out: FloatArray,
+) -> None:
+    """out[r, d, option, j]: decision d's options for every others-index r."""
+    kk = codes_k(flat_ptr, decisions)
+    w = np.empty((kk + 2 + decisions, m))
+    others = np.zeros(m, dtype=np.int64)
+    for r in range(out.shape[0]):
+        _decode(r, m, kk, others)
+        _fill_block(
+            r, others, m, v, vsub, flat_ptr, flat_row, flat_p, decisions, optimal, w, out[r]
+        )
+
+
+@dataclass(frozen=True)
+class FlatTurns:
+    """The turn trees as distributions over rows (see `_fill_block`): entries
+    flat_ptr[i]..flat_ptr[i+1]-1 of (flat_row, flat_p), for i < K the turn of code i, then for
+    each decision d its eager option (K + 2d) and its other option (K + 2d + 1). A decision
+    appears after every decision nested in its options (bread `again` can land on the canoe)."""
+
+    ptr: IntArray
+    row: IntArray
+    p: FloatArray
+    keys: tuple[tuple[int, int], ...]  # (kind, roll) of each decision
+
+
+def flatten(trees: TurnTrees) -> FlatTurns:
+    k = codes.K
+    keys: list[tuple[int, int]] = []
+    option_dists: list[tuple[dict[int, float], dict[int, float]]] = []
+
+    def walk(i: int, p: float, into: dict[int, float]) -> None:
+        t = trees.ntype[i]
+        if t == CHANCE:
+            for f in range(6):
+                walk(int(trees.child[i, f]), p / 6, into)
+        elif t == DECIDE:
+            key = (int(trees.kind[i]), int(trees.roll[i]))
+            if key not in keys:  # the same (kind, roll) has the same subtree everywhere
+                eager: dict[int, float] = {}
+                other: dict[int, float] = {}
+                walk(int(trees.child[i, 0]), 1.0, eager)
+                walk(int(trees.child[i, 1]), 1.0, other)
+                keys.append(key)
+                option_dists.append((eager, other))
+            row = k + 2 + keys.index(key)
+            into[row] = into.get(row, 0.0) + p
+        else:
+            leaf = int(trees.leaf[i])
+            row = k if leaf == WIN else k + 1 if leaf == DEAD else leaf
+            into[row] = into.get(row, 0.0) + p
+
+    roots = []
+    for c in range(k):
+        dist: dict[int, float] = {}
+        walk(int(trees.start[c]), 1.0, dist)
+        roots.append(dist)
+    dists = roots + [d for pair in option_dists for d in pair]
+    ptr = np.zeros(len(dists) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(d) for d in dists])
+    row = np.array([r for d in dists for r in sorted(d)], dtype=np.int64)
+    p = np.array([d[r] for d in dists for r in sorted(d)], dtype=np.float64)
+    return FlatTurns(ptr, row, p, tuple(keys))
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solved chain of m living players (see the module docstring for `values`)."""
+
+    m: int
+    values: FloatArray  # (K**m, m)
+    sweeps: int
+    residual: float
+    seconds: float
+
+    def p_win(self, state_index: int = 0) -> list[float]:
+        return [float(x) for x in self.values[state_index]]
+
+
+def _blocks(m: int, reachable: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """The sweep order: blocks of states with equal others (index r of c[1:]), by decreasing
+    progress of the others, and in each block the mover codes by decreasing progress. Progress
+    first means the successors of a state have mostly been updated before it in the same sweep;
+    blocks mean the successors of a whole block are one run of K rows of the value table.
+    Only codes a pawn can hold are visited."""
+    square = np.array(codes.SQUARE_OF_CODE, dtype=np.int64)
+    total = np.zeros(1, dtype=np.int64)
+    ok = np.ones(1, dtype=bool)
+    for _ in range(m - 1):  # sums and masks are symmetric: the digit order does not matter
+        total = (total[None, :] + square[:, None]).reshape(-1)
+        ok = (ok[None, :] & reachable[:, None]).reshape(-1)
+    rests = np.flatnonzero(ok)
+    rests = rests[np.argsort(-total[rests], kind="stable")]
+    movers = np.flatnonzero(reachable)
+    movers = movers[np.argsort(-square[movers], kind="stable")]
+    return rests.astype(np.int64), movers.astype(np.int64)
+
+
+def reachable_codes(trees: TurnTrees) -> npt.NDArray[np.bool_]:
+    """Codes a pawn can hold at the start of a turn: 0, and every code some turn ends on
+    (whatever the decisions), closed under the ship swap (36 <-> 41)."""
+    ok = np.zeros(codes.K, dtype=bool)
+    ok[0] = True
+    ends = trees.leaf[(trees.ntype == 0) & (trees.leaf >= 0)]
+    ok[ends] = True
+    if ok[SWAP_FROM]:
+        ok[SWAP_TO] = True
+    return ok
+
+
+def solve_joint(
+    trees: TurnTrees,
+    m: int,
+    sub: Solution | None,
+    optimal: bool,
+    tol: float = 1e-13,
+    max_sweeps: int = 100_000,
+    threads: int | None = None,
+) -> Solution:
+    """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1)."""
+    began = time.perf_counter()
+    flat = flatten(trees)
+    v = np.zeros((codes.K**m, m), dtype=np.float64)
+    vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
+    rests, movers = _blocks(m, reachable_codes(trees))
+    threads = 1 if len(rests) < 1000 else max(1, min(threads or os.cpu_count() or 1, 8))
+    # Threads take interleaved slices of the blocks, so all work from the most advanced down.
+    parts = [rests[t::threads] for t in range(threads)]
+    sweep = functools.partial(
+        _sweep,
+        movers=movers,
+        m=m,
+        flat_ptr=flat.ptr,
+        flat_row=flat.row,
+        flat_p=flat.p,
+        decisions=len(flat.keys),
+        v=v,
+        vsub=vsub,
+        optimal=optimal,
+    )
+    residual, sweeps = np.inf, 0
+    with ThreadPoolExecutor(threads) as pool:
+        while residual > tol and sweeps < max_sweeps:
+            residual = max(pool.map(sweep, parts))
+            sweeps += 1
+    return Solution(m, v, sweeps, float(residual), time.perf_counter() - began)
+
+
+def option_values(
+    trees: TurnTrees, solution: Solution, sub: Solution | None, optimal: bool
+) -> dict[tuple[int, int], FloatArray]:
+    """For each decision (kind, roll): values[others, option, seat] (option 0 eager, 1 other),
+    the win probabilities of every relative seat after each option, for every placing of the
+    other m - 1 living pawns (index r of c[1:], as in the state index)."""
+    m = solution.m
+    flat = flatten(trees)
+    vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
+    out = np.zeros((codes.K ** (m - 1), max(len(flat.keys), 1), 2, m), dtype=np.float64)
+    _option_values(
+        m, flat.ptr, flat.row, flat.p, len(flat.keys), solution.values, vsub, optimal, out
+    )
+    return {key: out[:, d] for d, key in enumerate(flat.keys)}

@@ -1,0 +1,89 @@
+"""`robinson analyze [--edition E] [--players N] [--policy P] [--json]`: the exact figures.
+
+Win chances per seat from the joint chain of all pawns, a player alone (finish, death, length),
+and the value of every choice. 1 to 4 players; more players are for `robinson simulate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from robinson.engine import EDITIONS, RobinsonError, Ruleset
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("analyze", help="exact figures: win chances, game length, choices")
+    p.add_argument("--edition", default="standard", help=f"one of {', '.join(EDITIONS)}")
+    p.add_argument("--players", type=int, default=2, help="1 to 4 (default 2)")
+    p.add_argument("--policy", default="eager", help="eager or optimal (default eager)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from robinson.analysis.exact.summary import analyze
+
+    try:
+        figures = analyze(Ruleset(args.edition), args.players, args.policy)
+    except RobinsonError as e:
+        print(f"robinson analyze: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(as_text(figures))
+    return 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:8.4f} %"
+
+
+def as_text(f: dict[str, Any]) -> str:
+    s = f["single"]
+    lines = [
+        f"Robinson, edition {f['edition']}, {f['players']} player(s), policy {f['policy']}",
+        "",
+        "Win chances (seat 0 moves first):",
+        *(f"  seat {i}: {_pct(p)}" for i, p in enumerate(f["p_win"])),
+        f"  no winner: {_pct(f['p_no_winner'])}",
+        "",
+        "One player alone:",
+        f"  reaches 45: {_pct(s['p_finish'])}   dies on 42: {_pct(s['p_death'])}",
+        f"  turns, given he finishes: mean {s['mean_turns']:.3f}, median {s['median_turns']},"
+        f" 90th percentile {s['p90_turns']}",
+        "  landings per game: "
+        + ", ".join(f"{sq}: {n:.3f}" for sq, n in f["single_landings"].items()),
+        "",
+        "The value of each choice, alone (P reaching 45 after each option):",
+    ]
+    for row in f["choices_alone"]:
+        lines.append(
+            f"  {_where(row)}  " + "  ".join(f"{o} {_pct(p)}" for o, p in row["p_finish"].items())
+        )
+    lines.append(
+        f"The value of each choice with {f['players']} players (mover's P(win), mean over the"
+        " placings of the others; placings where the other option is better; its best gain):"
+    )
+    for row in f["choices"]:
+        (other, count), (_, gain) = *row["placings_favouring"].items(), *row["largest_gain"].items()
+        options = "  ".join(f"{o} {_pct(p)}" for o, p in row["p_win"].items())
+        lines.append(
+            f"  {_where(row)}  {options}  {other} better in {count}/{row['placings']}"
+            f" (gain up to {100 * gain:.2g} points)"
+        )
+    solve = f["solve"]
+    lines += [
+        "",
+        f"Solved in {solve['seconds']:.2f} s, sweeps {solve['sweeps']}, residual"
+        f" {solve['residual']:.1e} ({'converged' if solve['converged'] else 'NOT converged'}).",
+    ]
+    return "\n".join(lines)
+
+
+def _where(row: dict[str, Any]) -> str:
+    roll = f", roll {row['roll']}" if row["roll"] else ""
+    return f"square {row['square']}{roll}:".ljust(22)
