@@ -292,7 +292,9 @@ class GameService:
                     if game.state.phase is Phase.ROLL:
                         action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
                     else:
-                        action = table.bot_for(seat).choose(game.state)
+                        # Off the event loop: the optimal bot solves its game on first use.
+                        bot = table.bot_for(seat)
+                        action = await asyncio.to_thread(bot.choose, game.state)
                     await self._commit(table, action, seat)  # the running driver is not woken twice
         except asyncio.CancelledError:
             raise
