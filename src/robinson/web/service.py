@@ -15,6 +15,7 @@ import asyncio
 import logging
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +109,12 @@ class GameService:
             if not 1 <= len(name) <= MAX_NAME:
                 raise ServiceError(
                     "bad_request", f"seat {i}: a name has 1 to {MAX_NAME} characters"
+                )
+            if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+                # Control characters (NUL above all: PostgreSQL text cannot hold it) and lone
+                # surrogates (not encodable as UTF-8) would fail in the store, not here.
+                raise ServiceError(
+                    "bad_request", f"seat {i}: a name has no control characters or lone surrogates"
                 )
             if spec.kind not in ("human", "bot"):
                 raise ServiceError("bad_request", f"seat {i}: kind is 'human' or 'bot'")
