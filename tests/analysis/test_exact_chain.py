@@ -12,7 +12,7 @@ import pytest
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import GameSolution, solve_game
-from robinson.analysis.exact.joint import reachable_codes
+from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.optimal import OptimalPolicy
 from robinson.analysis.policy import EAGER_OPTION
 from robinson.engine import Choose, Phase, Player, Roll, Ruleset, State, apply
