@@ -243,7 +243,8 @@ def solve_joint(
     vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
     model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d, optimal)
     sweeps = np.zeros(len(order.cyclic), dtype=np.int64)
-    threads = 1 if len(order.states) < 100_000 else max(1, threads or os.cpu_count() or 1)
+    if threads is None:  # threads pay off on the 4-player chain
+        threads = 1 if len(order.states) < 100_000 else os.cpu_count() or 1
 
     def run(groups: IntArray) -> int:
         return int(
@@ -256,7 +257,7 @@ def solve_joint(
     with ThreadPoolExecutor(threads) as pool:
         for lo, hi in itertools.pairwise(order.stages):
             groups = np.arange(lo, hi, dtype=np.int64)
-            if threads == 1 or order.gptr[hi] - order.gptr[lo] < 10_000:
+            if threads == 1 or order.gptr[hi] - order.gptr[lo] < 2_000:
                 updates += run(groups)
             else:  # deal the groups out, largest first, to the least loaded thread
                 updates += sum(pool.map(run, _deal(groups, order.gptr, threads)))

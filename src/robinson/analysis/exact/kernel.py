@@ -57,7 +57,7 @@ def _accumulate(
                 out[j] += p * wdec[d, j]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def bellman(
     s: int,
     m: int,
