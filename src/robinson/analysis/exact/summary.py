@@ -93,7 +93,8 @@ def analyze(ruleset: Ruleset, players: int, policy: str) -> dict[str, Any]:
         "choices": choices(game, players),
         "solve": {
             "seconds": game.seconds,
-            "sweeps": [c.sweeps for c in game.chains],
+            "sweeps": [c.sweeps for c in game.chains],  # the most any group needed
+            "work": [c.updates for c in game.chains],  # state updates per state
             "residual": max(c.residual for c in game.chains),
             "converged": game.converged,
         },
