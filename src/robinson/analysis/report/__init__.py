@@ -1,0 +1,25 @@
+"""`robinson report`: a self-contained HTML page of plots and tables about the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from robinson.analysis.report.data import Progress, ReportData, collect
+from robinson.analysis.report.page import render
+
+__all__ = ["ReportData", "build_report", "collect", "render"]
+
+DEFAULT_GAMES = 200_000
+
+
+def build_report(
+    out: Path, games: int = DEFAULT_GAMES, seed: int = 0, progress: Progress | None = None
+) -> Path:
+    """Simulate, plot and write `out/index.html`; returns its path."""
+    if type(games) is not int or games < 2:
+        raise ValueError(f"games must be a whole number of at least 2, got {games!r}")
+    data = collect(games, seed, progress)
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / "index.html"
+    page.write_text(render(data), encoding="utf-8")
+    return page

@@ -1,0 +1,68 @@
+"""Per-game results of a run of games, as arrays: what both simulators produce."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from robinson.engine import HOME, Ruleset
+
+SQUARE_COUNT = HOME + 1  # squares 0..45
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a run shares: the rules, the table and the dice seed."""
+
+    ruleset: Ruleset
+    players: int
+    first: int = 0
+    seed: int = 0
+
+
+@dataclass
+class Batch:
+    """Results of games offset .. offset+len-1. Row i is one game; seat columns are 0..n-1.
+
+    winner is a seat, -1 when everybody died and -2 when the run was cut at its roll limit;
+    bank is the bank after the game (0 when somebody won), pot the bank the winner took (or the
+    unclaimed bank); turns count every seat's turns, skipped ones included; landings counts, over
+    the batch, how often each square was landed on by a roll (square 25's footprint also lands on
+    14)."""
+
+    offset: int
+    winner: npt.NDArray[np.int8]
+    rolls: npt.NDArray[np.int32]
+    turns: npt.NDArray[np.int32]
+    winner_turns: npt.NDArray[np.int32]
+    bank: npt.NDArray[np.int32]
+    pot: npt.NDArray[np.int32]
+    bindings: npt.NDArray[np.int32]
+    position: npt.NDArray[np.int8]
+    purse: npt.NDArray[np.int32]
+    alive: npt.NDArray[np.bool_]
+    friday: npt.NDArray[np.int8]
+    landings: npt.NDArray[np.int64]
+
+    @classmethod
+    def empty(cls, offset: int, games: int, players: int) -> Batch:
+        return cls(
+            offset=offset,
+            winner=np.zeros(games, np.int8),
+            rolls=np.zeros(games, np.int32),
+            turns=np.zeros(games, np.int32),
+            winner_turns=np.zeros(games, np.int32),
+            bank=np.zeros(games, np.int32),
+            pot=np.zeros(games, np.int32),
+            bindings=np.zeros(games, np.int32),
+            position=np.zeros((games, players), np.int8),
+            purse=np.zeros((games, players), np.int32),
+            alive=np.zeros((games, players), np.bool_),
+            friday=np.zeros((games, players), np.int8),
+            landings=np.zeros(SQUARE_COUNT, np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.winner)

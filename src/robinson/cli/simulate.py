@@ -1,0 +1,115 @@
+"""`robinson simulate --games N [...]`: estimates from many complete games, with 95% intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from robinson.analysis.sim import ENGINES, PolicyError, Setup, simulate
+from robinson.analysis.sim.dice import MASK
+from robinson.engine import EDITIONS, MAX_PLAYERS, MIN_PLAYERS, RobinsonError, Ruleset
+
+
+def whole_number(low: int, high: int | None) -> Any:
+    """An argparse type: a whole number in [low, high], with a message saying so."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bound}, got {value}")
+        return value
+
+    return parse
+
+
+def add_ruleset_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edition", default="standard", choices=list(EDITIONS))
+    p.add_argument("--start-tokens", type=whole_number(0, None), default=30, metavar="T")
+    p.add_argument("--stake", type=whole_number(0, None), default=10, metavar="S")
+    p.add_argument("--share", choices=["half", "third"], default="half")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="simulate many complete games and estimate win chances, lengths and purses",
+    )
+    p.add_argument("--games", type=whole_number(1, None), required=True, metavar="N")
+    p.add_argument("--players", type=whole_number(MIN_PLAYERS, MAX_PLAYERS), default=4, metavar="N")
+    add_ruleset_arguments(p)
+    p.add_argument(
+        "--first", type=whole_number(0, MAX_PLAYERS - 1), default=0, help="seat that starts"
+    )
+    p.add_argument("--policy", default="eager", help="how every seat decides (default eager)")
+    p.add_argument("--engine", choices=ENGINES, default="fast")
+    p.add_argument("--seed", type=whole_number(0, MASK), default=0, metavar="S")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        ruleset = Ruleset(args.edition, args.start_tokens, args.stake, args.share)
+        setup = Setup(ruleset, args.players, args.first, args.seed)
+        result = simulate(setup, args.games, args.policy, args.engine)
+    except (RobinsonError, PolicyError, ValueError) as e:
+        print(f"robinson simulate: {e}", file=sys.stderr)
+        return 2
+    data = result.summary.to_json()
+    data.update(
+        policy=args.policy,
+        engine=args.engine,
+        seconds=result.seconds,
+        games_per_second=result.games_per_second,
+    )
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(_text(data))
+    return 0
+
+
+def _est(e: dict[str, Any], digits: int = 4) -> str:
+    low, high = e["ci95"]
+    return f"{e['value']:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _text(d: dict[str, Any]) -> str:
+    lines = [
+        f"{d['games']:,} games, {d['players']} players, edition {d['edition']}, "
+        f"policy {d['policy']}, engine {d['engine']}, seed {d['seed']} "
+        f"({d['games_per_second']:,.0f} games/s)",
+        "estimates with 95% confidence intervals",
+    ]
+    if d["truncated"]:
+        lines.append(f"{d['truncated']} games cut at the roll limit are left out")
+    lines.append("seat  P(win)                     final purse")
+    for s, (w, p) in enumerate(zip(d["p_win"], d["mean_purse"], strict=True)):
+        lines.append(f"{s:>4}  {_est(w)}  {_est(p, 2)}")
+    t, wt, f, pot = d["turns"], d["winner_turns"], d["friday"], d["pot"]
+    lines += [
+        f"P(no winner)         {_est(d['p_no_winner'])}",
+        f"P(a player dies)     {_est(d['p_death'])}",
+        f"turns, all seats     mean {_est(t['mean'], 2)}, median {t['median']['value']:.0f}, "
+        f"90th percentile {t['p90']}",
+        f"turns of the winner  mean {_est(wt['mean'], 2)}, median {wt['median']['value']:.0f}, "
+        f"90th percentile {wt['p90']}",
+        f"Friday bound         {_est(f['p_bound'])} of games",
+    ]
+    for role, key in (("master", "master_worth"), ("Friday", "friday_worth")):
+        if "difference" in f[key]:
+            lines.append(
+                f"being a {role:<7}     {_est(f[key]['difference'], 2)} tokens at the end "
+                "(vs players who are not)"
+            )
+    lines.append(
+        f"bank the winner took mean {_est(pot['mean'], 2)}, median {pot['median']}, "
+        f"10%-90% {pot['p10']}-{pot['p90']}"
+    )
+    return "\n".join(lines)

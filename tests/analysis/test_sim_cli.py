@@ -1,0 +1,94 @@
+"""`robinson simulate` and `robinson report`, run as the real command."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from robinson.analysis.report import build_report
+
+ROBINSON = [sys.executable, "-c", "import sys; from robinson.cli import main; sys.exit(main())"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ROBINSON, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_simulate_json_has_the_promised_fields() -> None:
+    out = run("simulate", "--games", "5000", "--players", "3", "--seed", "4", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["games"] == 5000 and data["players"] == 3 and data["engine"] == "fast"
+    assert data["games_per_second"] > 0
+    assert len(data["p_win"]) == 3 and len(data["mean_purse"]) == 3
+    for key in ("p_no_winner", "p_death"):
+        low, high = data[key]["ci95"]
+        assert low <= data[key]["value"] <= high
+    assert {"p_bound", "master_worth", "friday_worth"} <= set(data["friday"])
+    assert {"mean", "median", "p90", "histogram"} <= set(data["pot"])
+
+
+def test_simulate_same_seed_same_numbers_on_both_engines() -> None:
+    args = ("simulate", "--games", "200", "--edition", "cs", "--seed", "11", "--json")
+    fast = json.loads(run(*args).stdout)
+    slow = json.loads(run(*args, "--engine", "python").stdout)
+    for key in ("p_win", "p_no_winner", "turns", "mean_purse", "friday", "pot"):
+        assert fast[key] == slow[key], key
+
+
+def test_simulate_text_output_names_the_seats() -> None:
+    out = run("simulate", "--games", "1000", "--players", "2")
+    assert out.returncode == 0
+    assert "P(win)" in out.stdout and "P(no winner)" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--games", "0"), "at least 1"),
+        (("--games", "10", "--players", "9"), "from 2 to 8"),
+        (("--games", "10", "--edition", "xx"), "invalid choice"),
+        (("--games", "10", "--stake", "40"), "stake must be between"),
+        (("--games", "10", "--players", "3", "--first", "5"), "first must be a seat"),
+        (("--games", "10", "--policy", "nope", "--engine", "python"), "unknown policy"),
+        (("--games", "10", "--policy", "random"), "use --engine python"),
+        (("--games", "10", "--players", "5", "--policy", "optimal"), "1 to 4 players"),
+    ],
+)
+def test_simulate_bad_input_gets_a_clear_error(args: tuple[str, ...], message: str) -> None:
+    out = run("simulate", *args)
+    assert out.returncode == 2
+    assert message in out.stderr
+
+
+def test_report_is_one_self_contained_page_of_readable_plots(tmp_path: Path) -> None:
+    page = build_report(tmp_path / "out", games=3000, seed=1)
+    html = page.read_text(encoding="utf-8")
+    assert list((tmp_path / "out").iterdir()) == [page]  # nothing else to carry along
+    assert not re.search(r'src="(?!data:)', html)  # no external images or scripts
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert len(images) == 6
+    for data in images:
+        png = base64.b64decode(data)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width = int.from_bytes(png[16:20], "big")
+        assert width >= 600  # big enough to read
+    for heading in ("Game length", "Seat advantage", "Where pawns land", "Expected purses",
+                    "The value of each choice", "Editions side by side"):  # fmt: skip
+        assert heading in html
+    for edition in ("standard", "lv", "cs", "ca", "classic"):
+        assert f"<td>{edition}</td>" in html
+
+
+def test_report_command_writes_the_page(tmp_path: Path) -> None:
+    out = run("report", "--out", str(tmp_path), "--games", "2000")
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "index.html").stat().st_size > 50_000
+    bad = run("report", "--out", str(tmp_path), "--games", "1")
+    assert bad.returncode == 2 and "at least 2" in bad.stderr
