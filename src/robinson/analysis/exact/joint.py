@@ -112,7 +112,7 @@ def _decode(r: int, m: int, kk: int, others: npt.NDArray[np.int64]) -> None:
 @numba.njit(cache=True, nogil=True)
 def codes_k(flat_ptr: IntArray, decisions: int) -> int:
     """K, from the layout of the flat distributions: K roots, then 2 per decision."""
-    return flat_ptr.shape[0] - 1 - 2 * decisions
+    return int(flat_ptr.shape[0]) - 1 - 2 * decisions
 
 
 @numba.njit(cache=True)

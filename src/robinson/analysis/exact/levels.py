@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_array
-from scipy.sparse.csgraph import connected_components
+from scipy.sparse import csr_array  # type: ignore[import-untyped]
+from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.turns import LEAF, TurnTrees

@@ -20,6 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,14 +48,11 @@ def cache_dir() -> Path:
 @cache
 def fingerprint() -> str:
     """A hash of the source files the solution depends on: the engine and the exact analysis."""
-    import robinson.analysis.exact as exact
-    import robinson.analysis.policy as policy
-    import robinson.engine as engine
-
     digest = hashlib.sha256(str(_FORMAT).encode())
-    files = [Path(policy.__file__)]
-    for package in (engine, exact):
-        files += sorted(Path(package.__file__).parent.glob("*.py"))
+    exact = Path(__file__).parent  # robinson/analysis/exact
+    files = [exact.parent / "policy.py"]
+    for package in (exact.parent.parent / "engine", exact):
+        files += sorted(package.glob("*.py"))
     for path in files:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
@@ -83,7 +81,7 @@ def load_tables(ruleset: Ruleset, players: int) -> StoredTables | None:
 
 def save_tables(ruleset: Ruleset, players: int, stored: StoredTables) -> None:
     path = table_path(ruleset, players)
-    arrays = {f"m{m}": t for m, t in enumerate(stored.tables, start=1)}
+    arrays: dict[str, Any] = {f"m{m}": t for m, t in enumerate(stored.tables, start=1)}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written under another name, then renamed: a reader never sees half a file.
