@@ -21,6 +21,7 @@ from robinson.engine import (
     State,
     action_from_json,
     legal_actions,
+    state_to_json,
 )
 from robinson.engine.events import Transfer, Won
 from robinson.web import texts
@@ -165,19 +166,10 @@ class LiveTable:
             "seed": game.row.seed if st.over else None,
             "payout": payout_steps(lang, game.final_events or [], self.names),
             "players": [
-                {
-                    "seat": i,
-                    "name": seat.name,
-                    "kind": seat.kind,
-                    "bot": seat.bot,
-                    "position": p.position,
-                    "purse": p.purse,
-                    "alive": p.alive,
-                    "friday": p.friday,
-                    "skips": p.skips,
-                    "shipwrecked": p.shipwrecked,
-                }
-                for i, (seat, p) in enumerate(zip(self.seats, st.players, strict=True))
+                {"seat": i, "kind": seat.kind, "bot": seat.bot, **player}
+                for i, (seat, player) in enumerate(
+                    zip(self.seats, state_to_json(st, self.names)["players"], strict=True)
+                )
             ],
         }
 
