@@ -1,11 +1,14 @@
 """Load benchmark: N concurrent games over WebSockets against a real `robinson serve`.
 
 Starts the server on 127.0.0.1 (a free port, a temp SQLite file), then runs `--games` tables at
-once; each has a client holding every seat that plays its moves (the heuristic bot's choices)
-as soon as the state allows. Measures, per move, the time from sending it to receiving its
-broadcast. Bounded: it stops after `--seconds` whatever happens.
+once; each has a client holding every seat that plays its moves (the heuristic bot's choices).
+By default a client plays flat out (saturation); with `--think MS` it waits like a person
+between moves (uniformly 0.5 to 1.5 times MS). Measures, per move, the time from sending it to
+receiving its broadcast. Bounded: it stops after `--seconds` whatever happens.
+`--profile FILE` runs the server under cProfile (event-loop thread) and writes FILE at the end.
 
     .venv/bin/python benchmarks/load_web.py --games 20 --seconds 60
+    .venv/bin/python benchmarks/load_web.py --games 200 --think 1000 --seconds 60
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -36,7 +40,9 @@ def _post(url: str, body: Any) -> Any:
         return json.loads(r.read())
 
 
-async def play(base: str, ws_base: str, players: int, deadline: float, out: dict[str, Any]) -> None:
+async def play(
+    base: str, ws_base: str, players: int, think: float, deadline: float, out: dict[str, Any]
+) -> None:
     seats = [{"name": f"P{i}"} for i in range(players)]
     t = await asyncio.to_thread(_post, f"{base}/api/tables", {"seats": seats})
     tokens = [s["token"] for s in t["seats"]]
@@ -48,7 +54,12 @@ async def play(base: str, ws_base: str, players: int, deadline: float, out: dict
             msg = json.loads(await ws.recv())
             if msg["type"] == "snapshot":
                 game = msg["game"]
+        rng = random.Random()
         while not game["over"] and time.monotonic() < deadline:
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                if time.monotonic() >= deadline:
+                    break
             move = game["legal"][0]
             if move != "roll":
                 # the bot needs the engine state: rebuild it from the game's position summary
@@ -66,9 +77,13 @@ async def play(base: str, ws_base: str, players: int, deadline: float, out: dict
                 )
             )
             while True:
-                msg = json.loads(
-                    await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
-                )
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+                except TimeoutError:
+                    if time.monotonic() >= deadline:
+                        return  # time is up with a move in flight: not an error
+                    raise
+                msg = json.loads(raw)
                 if msg["type"] == "update":
                     out["latency"].append(time.perf_counter() - sent)
                     game = msg["state"]
@@ -99,7 +114,10 @@ async def main_async(args: argparse.Namespace, base: str, ws_base: str) -> dict[
     deadline = time.monotonic() + args.seconds
     start = time.perf_counter()
     results = await asyncio.gather(
-        *(play(base, ws_base, args.players, deadline, out) for _ in range(args.games)),
+        *(
+            play(base, ws_base, args.players, args.think / 1000, deadline, out)
+            for _ in range(args.games)
+        ),
         return_exceptions=True,
     )
     out["errors"] = [repr(r) for r in results if isinstance(r, BaseException)]
@@ -112,19 +130,33 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=20, help="concurrent games (default 20)")
     ap.add_argument("--players", type=int, default=3, help="seats per game (default 3)")
     ap.add_argument("--seconds", type=float, default=60, help="time limit (default 60)")
+    ap.add_argument("--think", type=float, default=0, help="a person's pause per move, ms")
+    ap.add_argument("--profile", help="run the server under cProfile, writing this file")
     args = ap.parse_args()
-    if not 1 <= args.games <= 500 or not 2 <= args.players <= 8 or not 0 < args.seconds <= 600:
-        ap.error("expected 1..500 games, 2..8 players, 0..600 seconds")
+    if not 1 <= args.games <= 1000 or not 2 <= args.players <= 8 or not 0 < args.seconds <= 600:
+        ap.error("expected 1..1000 games, 2..8 players, 0..600 seconds")
+    if not 0 <= args.think <= 60_000:
+        ap.error("expected --think from 0 to 60000 ms")
     import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     folder = tempfile.mkdtemp()
+    code = "import sys, robinson.cli as c; sys.exit(c.main())"
+    if args.profile:
+        # uvicorn re-raises SIGTERM after its shutdown: turn it into SystemExit so the profile
+        # is written on the way out
+        code = (
+            "import cProfile, signal, sys, robinson.cli as c\n"
+            "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))\n"
+            "pr = cProfile.Profile(); pr.enable()\n"
+            f"try: c.main()\nfinally: pr.disable(); pr.dump_stats({args.profile!r})"
+        )
     cmd = [
         sys.executable,
         "-c",
-        "import sys, robinson.cli as c; sys.exit(c.main())",
+        code,
         "serve",
         "--port",
         str(port),
@@ -151,7 +183,10 @@ def main() -> int:
         print("no moves measured", out["errors"][:3])
         return 1
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
-    print(f"games: {args.games} concurrent, {args.players} seats each; finished {out['finished']}")
+    print(
+        f"games: {args.games} concurrent, {args.players} seats each, think {args.think:g} ms; "
+        f"finished {out['finished']}"
+    )
     print(
         f"moves: {len(lat)} in {out['elapsed']:.1f} s = {len(lat) / out['elapsed']:.0f} actions/s"
     )

@@ -6,17 +6,24 @@ ship swap, deaths, skipped turns and the seat rotation of the numba kernel at on
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from robinson.analysis.exact import codes
+from robinson.analysis.exact import codes, store
 from robinson.analysis.exact.game import GameSolution, solve_game
-from robinson.analysis.exact.joint import reachable_codes
+from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.optimal import OptimalPolicy
 from robinson.analysis.policy import EAGER_OPTION
 from robinson.engine import Choose, Phase, Player, Roll, Ruleset, State, apply
 from robinson.engine.events import TurnBegan
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The optimal policy's disk cache (exact/store.py) goes to a fresh directory."""
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path))
 
 
 def _engine_state(ruleset: Ruleset, cs: tuple[int, ...]) -> State:

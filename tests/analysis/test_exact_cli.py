@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
-from robinson.analysis.exact import codes
+from robinson.analysis.exact import codes, store
 from robinson.analysis.policy import make_policy
 from robinson.bots import BOT_NAMES, make_bot
 from robinson.cli import main
 from robinson.engine import Phase, Roll, Ruleset, apply, from_text, legal_actions, new_game
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The optimal policy's disk cache (exact/store.py) goes to a fresh directory."""
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path))
 
 
 def test_analyze_json_has_the_issue_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,9 @@
-"""Fixtures: a real `robinson serve` process on a free loopback port with a temp SQLite file."""
+"""Fixtures: a real `robinson serve` process on a free loopback port with a temp SQLite file, and
+a throwaway PostgreSQL cluster (tests/web/postgres.py) for the same tests against PostgreSQL."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -17,6 +19,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -28,8 +32,9 @@ def free_port() -> int:
 class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
-    def __init__(self, database: Path, bot_delay: float = 0.0) -> None:
-        self.url_db = f"sqlite:///{database}"
+    def __init__(self, database: Path | str, bot_delay: float = 0.0) -> None:
+        """`database`: a SQLite file's path, or any database URL."""
+        self.url_db = database if isinstance(database, str) else f"sqlite:///{database}"
         self.bot_delay = bot_delay
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -126,3 +131,23 @@ def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield make
     for srv in made:
         srv.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """One PostgreSQL cluster for the whole session; tests take databases of their own from it."""
+    if importlib.util.find_spec("psycopg") is None:
+        pytest.skip("psycopg not installed: pip install -e '.[dev]'")
+    with cluster() as pg:
+        if pg is None:
+            pytest.skip(SKIP_REASON)
+        yield pg
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh empty database of each kind (PostgreSQL skipped when it is not installed)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'robinson.sqlite3'}"
+    pg: PostgresCluster = request.getfixturevalue("postgres")
+    return pg.new_database()

@@ -79,6 +79,11 @@ def test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
         for page in pages:
             page.wait_for_selector("#winner")
             assert page.locator("#seed").inner_text() != "—"
+        # square 17: every page at the table got the parrot for each chorus of the game
+        record = server.get(f"/api/games/{t['game']}/replay?lang=en").json()
+        choruses = sum(e["kind"] == "chorus" for st in record["steps"] for e in st["events"])
+        for page in pages:
+            assert page.locator("#parrot").get_attribute("data-count") == str(choruses)
         # both see the same end, and refreshing keeps the seat (the token is remembered)
         pages[1].reload()
         pages[1].wait_for_selector("#winner")
@@ -125,15 +130,47 @@ def test_the_page_in_each_language(server: Server, browser: Browser, lang: str) 
     context = browser.new_context()
     page = context.new_page()
     try:
+        # no language picked in this browser: the table's language is the default
         page.goto(server.base + t["seats"][0]["link"])
-        page.wait_for_selector("[data-square='12']")
-        page.select_option("#lang", lang)
+        page.wait_for_selector("[data-move='roll']")
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        assert page.locator("#lang").input_value() == lang
         ours = page.evaluate(f"fetch('/api/i18n/{lang}').then(r => r.json())")
+        english = page.evaluate("fetch('/api/i18n/en').then(r => r.json())")
+        labels = {
+            "[data-move='roll']": "ui.roll",
+            "#bank .label": "ui.bank",
+            "#fair summary": "web.fair_dice",
+            "#side > h2": "web.narration",
+        }
+        for selector, key in labels.items():
+            shown = page.locator(selector).inner_text().strip()
+            assert shown == ours["ui"][key], (selector, shown)
+        # (Czech says "Bank" too; the others differ from English in every language)
+        for key in ("ui.roll", "web.fair_dice", "web.narration"):
+            assert ours["ui"][key] != english["ui"][key], key
+        tokens = page.locator("#players .facts").first.inner_text()
+        form = ours["plurals"]["web.tokens"][ours["plural_index"][20]]
+        assert form.replace("{n}", "20") in tokens  # the catalog's form for 20
         title = page.locator("[data-square='12'] title").text_content() or ""
         assert ours["squares"][11]["title"] in title
+        # the selector names each language in its own words
+        assert page.locator("#lang option").all_inner_texts() == [
+            "Latviešu",
+            "Čeština",
+            "Català",
+            "English",
+        ]
         page.click("[data-move]")
         page.wait_for_selector("#log li")
+        # a pick is remembered by the browser, over the table's language
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator("#bank .label").inner_text() == english["ui"]["ui.bank"]
+        page.reload()
+        page.wait_for_selector("#bank .label")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.locator("#bank .label").inner_text() == english["ui"]["ui.bank"]
     finally:
         context.close()
 
@@ -147,3 +184,112 @@ def test_the_page_is_small_and_asks_no_other_host() -> None:
     for f in files:
         for url in re.findall(r"https?://[^\s\"'`)]+", f.read_text(encoding="utf-8")):
             assert url.startswith("http://www.w3.org/2000/svg"), (f.name, url)
+
+
+def _hot_seat(server: Server, **options: object) -> tuple[dict[str, object], str]:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], **options)
+    seats = t["seats"]
+    return t, f"{seats[0]['link']},{seats[1]['token']}"
+
+
+def test_a_hot_seat_game_played_to_the_end_with_the_keyboard_alone_then_replayed(
+    server: Server, browser: Browser
+) -> None:
+    t, link = _hot_seat(server, edition="classic")
+    context = browser.new_context()
+    page = context.new_page()
+    problems = _watch(page)
+    on_a_move = "document.activeElement && document.activeElement.matches('[data-move]')"
+    ready = (
+        "document.querySelector('#actions button:not([disabled])')"
+        " || !document.querySelector('#end[hidden]')"
+    )
+    try:
+        page.goto(server.base + link)
+        page.wait_for_selector("[data-move]")
+        page.locator("body").focus()
+        for turn in range(3000):
+            if page.locator("#end:not([hidden])").count():
+                break
+            page.wait_for_function(ready)
+            if page.locator("#end:not([hidden])").count():
+                break
+            for _ in range(10):  # Tab to the offered move (the board is a single tab stop)
+                if page.evaluate(on_a_move):
+                    break
+                page.keyboard.press("Tab")
+            assert page.evaluate(on_a_move), "Tab did not reach the move buttons"
+            version = page.locator("#actions").get_attribute("data-version")
+            page.keyboard.press("Enter" if turn % 2 else " ")
+            page.wait_for_function(
+                f"document.querySelector('#actions').dataset.version !== '{version}'"
+            )
+        page.wait_for_selector("#winner")
+        # the payout, step by step: the win, the bank, then each share
+        steps = page.locator(".pay-step")
+        page.wait_for_function(
+            "[...document.querySelectorAll('.pay-step')].every((li) => !li.hidden)"
+        )
+        kinds = [steps.nth(i).get_attribute("data-kind") for i in range(steps.count())]
+        if kinds:
+            assert kinds[:2] == ["won", "bank"]
+            assert set(kinds[2:]) <= {"friday_share", "nearest_share"}
+        # the replay, stepped with the arrow keys, shows purses and the bank as they were
+        page.goto(f"{server.base}/replay/{t['game']}")
+        page.wait_for_selector("#step[data-step='0']")
+        start_bank = page.locator("#bank-amount").inner_text()
+        start_facts = page.locator("#players .facts").all_inner_texts()
+        for _ in range(10):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#step[data-step='10']")
+        assert page.locator("#players .facts").all_inner_texts() != start_facts
+        steps = len(server.get(f"/api/games/{t['game']}/record").json()["actions"])
+        page.keyboard.press("End")
+        page.wait_for_selector(f"#step[data-step='{steps}']")
+        assert page.locator("#winner, #players .facts").count()
+        assert page.locator("#bank-amount").inner_text() != start_bank  # the winner took it
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(f"#step[data-step='{steps - 1}']")
+        assert problems == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "lv"])
+def test_a_phone_sized_screen_shows_a_readable_board_and_the_buttons_in_reach(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    _, link = _hot_seat(server, language=lang)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    problems = _watch(page)
+    try:
+        page.goto(server.base + link)
+        page.wait_for_selector("[data-move]")
+        for _ in range(8):
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            square = page.locator("[data-square='1'] rect").bounding_box()
+            assert square is not None and square["width"] >= 60  # big enough to read
+            title = page.locator("[data-square='25'] .title").first.bounding_box()
+            assert title is not None and title["height"] >= 9
+            page.mouse.wheel(0, 400)  # the board scrolls under the controls...
+            button = page.locator("#actions button").first
+            box = button.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+            button.tap()  # ...which stay in reach
+            page.wait_for_selector("#actions button:not([disabled])")
+        assert page.locator("#log li").count() > 0
+        assert problems == []
+    finally:
+        context.close()
+
+
+def test_no_emoji_that_a_browser_without_an_emoji_font_would_show_as_a_box() -> None:
+    from importlib import resources
+
+    static = resources.files("robinson.web") / "static"
+    for f in static.iterdir():
+        if f.is_file():
+            text = f.read_text(encoding="utf-8")
+            odd = {c for c in text if ord(c) >= 0x1F000 or 0x2600 <= ord(c) <= 0x27BF}
+            assert not odd, (f.name, odd)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from robinson.web.app import create_app
-    from robinson.web.store import default_url
+    from robinson.web.store import Store, StoreUnavailable, default_url
 
     port = args.port
     if port is None:
@@ -49,6 +50,15 @@ def run(args: argparse.Namespace) -> int:
         print("robinson serve: --bot-delay must be 0 or more seconds")
         return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
+    try:
+        # Open the store once before serving, so a bad URL or a database that does not answer
+        # is one clear line and a non-zero exit, not a traceback from inside the server.
+        store = Store(url)
+    except StoreUnavailable as e:
+        print(f"robinson serve: {e}", file=sys.stderr)
+        return 2
+    url = store.url  # normalized: postgres:// -> postgresql+psycopg://
+    store.close()
     app = create_app(url, bot_delay=args.bot_delay)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)})", flush=True)

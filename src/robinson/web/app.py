@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -169,6 +169,8 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         return {
             "lang": lang,
             "ui": texts.ui_strings(lang),
+            "plurals": texts.ui_plurals(lang),
+            "plural_index": texts.plural_index(lang),
             "options": texts.option_labels(lang),
             "squares": texts.squares(lang, ruleset),
             "rules": texts.rules_summary(lang, ruleset),
@@ -246,12 +248,15 @@ class Connection:
             self._queue.put_nowait(None)
 
     async def pump(self) -> None:
-        while True:
-            message = await self._queue.get()
-            if message is None:
-                await self.websocket.close(code=4408)
-                return
-            await self.websocket.send_text(json.dumps(message, ensure_ascii=False))
+        try:
+            while True:
+                message = await self._queue.get()
+                if message is None:
+                    await self.websocket.close(code=4408)
+                    return
+                await self.websocket.send_text(json.dumps(message, ensure_ascii=False))
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the client left while a message was on its way: nothing more to send
 
 
 def _parse(text: str | None, data: bytes | None) -> Any:

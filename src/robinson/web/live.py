@@ -15,12 +15,15 @@ from robinson.engine import (
     Action,
     Event,
     GameRecord,
+    Reason,
     Roll,
     Ruleset,
     State,
     action_from_json,
     legal_actions,
+    state_to_json,
 )
+from robinson.engine.events import Transfer, Won
 from robinson.web import texts
 from robinson.web.dice import SCHEME
 from robinson.web.store import GameRow, SeatRow, TableRow
@@ -46,6 +49,8 @@ class LiveGame:
     state: State
     actions: list[Action]
     rolls: int
+    # The events of the move that ended the game (the win and the payout), once it is over.
+    final_events: list[Event] | None = None
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -55,9 +60,14 @@ class LiveGame:
             row.first,
             tuple(action_from_json(a) for a in row.actions),
         )
-        state = record.replay()
+        final: list[Event] | None = None
+        state = record.initial_state()
+        for _, after, events in record.steps():
+            state, final = after, list(events)
         rolls = sum(isinstance(a, Roll) for a in record.actions)
-        return cls(row, record.ruleset, state, list(record.actions), rolls)
+        game = cls(row, record.ruleset, state, list(record.actions), rolls)
+        game.final_events = final if state.over else None
+        return game
 
     @property
     def id(self) -> str:
@@ -66,6 +76,9 @@ class LiveGame:
     @property
     def version(self) -> int:
         return len(self.actions)
+
+    def last_roll(self) -> int | None:
+        return next((a.face for a in reversed(self.actions) if isinstance(a, Roll)), None)
 
     def record(self) -> GameRecord:
         dice: dict[str, Any] = {"scheme": SCHEME, "seed_sha256": self.row.seed_sha256}
@@ -143,6 +156,7 @@ class LiveTable:
             "phase": st.phase.value,
             "to_move": st.to_move,
             "pending_roll": st.pending_roll,
+            "last_roll": game.last_roll(),
             "bank": st.bank,
             "over": st.over,
             "winner": st.winner,
@@ -150,20 +164,12 @@ class LiveTable:
             "prompt": texts.prompt(lang, st, self.names),
             "seed_sha256": game.row.seed_sha256,
             "seed": game.row.seed if st.over else None,
+            "payout": payout_steps(lang, game.final_events or [], self.names),
             "players": [
-                {
-                    "seat": i,
-                    "name": seat.name,
-                    "kind": seat.kind,
-                    "bot": seat.bot,
-                    "position": p.position,
-                    "purse": p.purse,
-                    "alive": p.alive,
-                    "friday": p.friday,
-                    "skips": p.skips,
-                    "shipwrecked": p.shipwrecked,
-                }
-                for i, (seat, p) in enumerate(zip(self.seats, st.players, strict=True))
+                {"seat": i, "kind": seat.kind, "bot": seat.bot, **player}
+                for i, (seat, player) in enumerate(
+                    zip(self.seats, state_to_json(st, self.names)["players"], strict=True)
+                )
             ],
         }
 
@@ -206,6 +212,19 @@ class LiveTable:
                 }
                 per_lang[listener.lang] = msg
             listener.send(msg)
+
+
+PAYOUT_REASONS = (Reason.BANK, Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE)
+
+
+def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The end of a game as separate steps for the page to show one by one: the winner reaches
+    home, takes the bank, then pays Friday's or the nearest players' shares (in event order)."""
+    steps: list[dict[str, Any]] = []
+    for e in events:
+        if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
+            steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
+    return steps
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:

@@ -15,6 +15,7 @@ import asyncio
 import logging
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +109,12 @@ class GameService:
             if not 1 <= len(name) <= MAX_NAME:
                 raise ServiceError(
                     "bad_request", f"seat {i}: a name has 1 to {MAX_NAME} characters"
+                )
+            if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+                # Control characters (NUL above all: PostgreSQL text cannot hold it) and lone
+                # surrogates (not encodable as UTF-8) would fail in the store, not here.
+                raise ServiceError(
+                    "bad_request", f"seat {i}: a name has no control characters or lone surrogates"
                 )
             if spec.kind not in ("human", "bot"):
                 raise ServiceError("bad_request", f"seat {i}: kind is 'human' or 'bot'")
@@ -266,6 +273,8 @@ class GameService:
             ) from None
         game.actions.append(action)
         game.state = state
+        if state.over:
+            game.final_events = list(events)
         if isinstance(action, Roll):
             game.rolls += 1
         table.broadcast_update(action, seat, events)
@@ -290,7 +299,9 @@ class GameService:
                     if game.state.phase is Phase.ROLL:
                         action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
                     else:
-                        action = table.bot_for(seat).choose(game.state)
+                        # Off the event loop: the optimal bot solves its game on first use.
+                        bot = table.bot_for(seat)
+                        action = await asyncio.to_thread(bot.choose, game.state)
                     await self._commit(table, action, seat)  # the running driver is not woken twice
         except asyncio.CancelledError:
             raise
@@ -369,6 +380,7 @@ class GameService:
 
     async def replay(self, game_id: str, lang: str) -> dict[str, Any]:
         """Every step of a finished game with its narration, for the replay view."""
+        table = await self.table_of_game(game_id)
         record = await self.record(game_id)
         if "seed" not in record.meta["dice"]:
             raise ServiceError("not_over", "a replay is shown once the game is over")
@@ -383,7 +395,13 @@ class GameService:
                     "state": _state_json(state),
                 }
             )
-        return {"game": game_id, "record": record.to_json(), "steps": steps}
+        return {
+            "game": game_id,
+            "record": record.to_json(),
+            "seats": [{"kind": s.kind, "bot": s.bot} for s in table.seats],
+            "initial": _state_json(record.initial_state()),
+            "steps": steps,
+        }
 
 
 def _state_json(state: Any) -> dict[str, Any]:

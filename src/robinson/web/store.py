@@ -5,6 +5,10 @@ rule: replay is the only way state is rebuilt). `games.summary` (the one-line po
 convenience for listings and tests. `actions` has the primary key (game_id, seq), so a second
 write of the same step fails instead of forking the game. Every write is one transaction,
 committed before the caller tells anyone about it.
+
+Backends: SQLite (the default, a file) and PostgreSQL through psycopg 3 (`postgresql+psycopg://`,
+the `postgres` extra). Only portable SQL is used; what differs is kept here: SQLite's PRAGMAs,
+PostgreSQL's schema lock, and how each reports a duplicate step (both become `Conflict`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     ForeignKey,
     Integer,
@@ -28,10 +33,11 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
 
 metadata = MetaData()
 
@@ -40,7 +46,7 @@ tables = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("language", String(8), nullable=False),
-    Column("created", Integer, nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     Column("current_game", String(32), nullable=True),
 )
 
@@ -67,7 +73,7 @@ games = Table(
     Column("first", Integer, nullable=False),
     Column("seed", String(128), nullable=False),  # hex; secret until the game is over
     Column("seed_sha256", String(64), nullable=False),
-    Column("created", Integer, nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     Column("version", Integer, nullable=False),  # number of actions in the log
     Column("over", Integer, nullable=False),
     Column("summary", Text, nullable=False),
@@ -80,13 +86,22 @@ actions = Table(
     Column("seq", Integer, nullable=False),
     Column("action", Text, nullable=False),  # the engine's record form: {"roll": 3}
     Column("seat", Integer, nullable=True),  # who acted (the bot's seat too)
-    Column("created", Integer, nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     PrimaryKeyConstraint("game_id", "seq"),
 )
 
 
 class Conflict(Exception):
     """The step was already written: another writer got there first."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used: a bad URL, a missing driver, or no answer. Says which."""
+
+
+EXAMPLE_URLS = "sqlite:////path/to/robinson.sqlite3 or postgresql+psycopg://user:password@host/db"
+# Any fixed number: the key of PostgreSQL's advisory lock held while the schema is created.
+SCHEMA_LOCK = 0x526F62696E73
 
 
 @dataclass
@@ -140,13 +155,74 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def database_url(url: str) -> URL:
+    """Parse a database URL; `postgres://` and `postgresql://` mean psycopg 3, the driver we pin."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreUnavailable(
+            f"{url!r} is not a database URL; expected e.g. {EXAMPLE_URLS}"
+        ) from None
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def _is_duplicate(error: IntegrityError) -> bool:
+    """Whether the statement broke a primary key or unique constraint (not, say, a foreign key)."""
+    sqlstate = getattr(error.orig, "sqlstate", None)  # psycopg: the SQL standard's code
+    if sqlstate is not None:
+        return bool(sqlstate == "23505")  # unique_violation
+    name = getattr(error.orig, "sqlite_errorname", "")  # sqlite3 (Python 3.11+)
+    return name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+
+
 class Store:
+    """The database. Raises `StoreUnavailable` with a readable reason if it cannot be opened."""
+
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine: Engine = create_engine(url)
-        if self.engine.dialect.name == "sqlite":
+        parsed = database_url(url)
+        self.url = parsed.render_as_string(hide_password=False)
+        shown = parsed.render_as_string(hide_password=True)
+        try:
+            sqlite = parsed.get_backend_name() == "sqlite"
+            # pre_ping: a server-side database may restart under us; check a pooled connection
+            # before use instead of failing the next move. A SQLite file has no such life.
+            self.engine: Engine = create_engine(parsed, pool_pre_ping=not sqlite)
+        except NoSuchModuleError:
+            raise StoreUnavailable(
+                f"unknown database kind {parsed.drivername!r} in {shown}; expected {EXAMPLE_URLS}"
+            ) from None
+        except ImportError as e:
+            raise StoreUnavailable(
+                f"the driver for {parsed.drivername} is not installed ({e}); the stores Robinson "
+                "supports are SQLite and PostgreSQL (pip install 'robinson[postgres]')"
+            ) from None
+        if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        try:
+            self._create_schema()
+        except DBAPIError as e:
+            self.engine.dispose()
+            reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
+            raise StoreUnavailable(f"cannot open the database {shown}: {reason}") from None
+
+    def _create_schema(self) -> None:
+        # Two servers starting at once on an empty database would both see no tables and both
+        # CREATE them. PostgreSQL: a lock (released at commit) makes the second wait. SQLite runs
+        # DDL outside a transaction here, so the loser sees "already exists" and looks again.
+        for attempt in range(5):
+            try:
+                with self.engine.begin() as conn:
+                    if self.engine.dialect.name == "postgresql":
+                        conn.execute(
+                            text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK}
+                        )
+                    metadata.create_all(conn)
+                return
+            except DBAPIError as e:
+                if attempt == 4 or "already exists" not in str(e.orig):
+                    raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -218,6 +294,8 @@ class Store:
                     .values(version=seq + 1, over=int(over), summary=summary)
                 )
         except IntegrityError as e:
+            if not _is_duplicate(e):
+                raise
             raise Conflict(f"game {game_id} already has step {seq}") from e
 
     def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:

@@ -102,6 +102,35 @@ def ui_strings(lang: str) -> dict[str, str]:
     return {}
 
 
+def ui_plurals(lang: str) -> dict[str, list[str]]:
+    """The page's counted labels (`web.*` plural messages) with every form of the language, in
+    the catalog's order; `plural_index` says which form a count takes."""
+    if not HAVE_I18N:  # pragma: no cover
+        return {}
+    from robinson.i18n.catalogs import load_catalog
+
+    out = {}
+    for message in load_catalog(lang):
+        if isinstance(message.id, tuple) and message.id[0].startswith("web."):
+            out[message.id[0]] = [str(form) for form in message.string]
+    return out
+
+
+PLURAL_TABLE = 200
+
+
+def plural_index(lang: str) -> list[int]:
+    """The form index of counts 0..199, computed by the catalog's own plural rule. Every rule of
+    our four languages depends only on n % 100 (and n itself below 200), so a client takes
+    count n >= 200 as 100 + n % 100: data, not a rule re-written in JavaScript."""
+    if not HAVE_I18N:  # pragma: no cover
+        return [0 if n == 1 else 1 for n in range(PLURAL_TABLE)]
+    from robinson.i18n.catalogs import translations
+
+    rule = translations(lang).plural
+    return [int(rule(n)) for n in range(PLURAL_TABLE)]
+
+
 def rules_summary(lang: str, ruleset: Ruleset) -> str:
     t = _translator(lang)
     if t is not None:

@@ -16,15 +16,18 @@ mover, with the ship swap applied when he ends on 36 while others stand on 41. A
 mover takes the eager option (policy `eager`) or the option with the larger value for himself
 (policy `optimal`; the eager option unless the other is better by more than DECISION_MARGIN).
 
-The system is solved by Gauss-Seidel sweeps (numba) over blocks of states with equal others
-(see `_blocks`); sweeps stop when no value changes by more than `tol`. For the eager policy this
-is the iterative solution of the linear system of the absorbing chain; for optimal it is value
-iteration to its fixed point.
+The system is solved group by group in the order of `levels.py`: groups of states whose
+successors outside the group are already final, most of them acyclic (one exact pass), the rest
+(pawns in the footprint or the end zone, on the tree...) by Gauss-Seidel sweeps of that group
+until no value changes by more than `tol`. For the eager policy this solves the linear system of
+the absorbing chain; for optimal it is value iteration, group by group. After the solve one
+more pass over every state measures the Bellman residual `max |V - T V|`, reported as the
+solution's `residual`: it checks the order as well as the convergence.
 """
 
 from __future__ import annotations
 
-import functools
+import itertools
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -34,13 +37,11 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from robinson.analysis.exact import codes
+from robinson.analysis.exact import codes, kernel
+from robinson.analysis.exact.kernel import DECISION_MARGIN, SWAP_FROM, SWAP_TO
+from robinson.analysis.exact.levels import solve_order
 from robinson.analysis.exact.turns import CHANCE, DEAD, DECIDE, WIN, TurnTrees
 
-SWAP_FROM, SWAP_TO = 36, 41
-# The non-eager option is taken only when better by more than this: below it, differences are
-# within the accuracy of the solve.
-DECISION_MARGIN = 1e-12
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -109,49 +110,9 @@ def _decode(r: int, m: int, kk: int, others: npt.NDArray[np.int64]) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
-def _sweep(
-    rests: IntArray,
-    movers: IntArray,
-    m: int,
-    flat_ptr: IntArray,
-    flat_row: IntArray,
-    flat_p: FloatArray,
-    decisions: int,
-    v: FloatArray,
-    vsub: FloatArray,
-    optimal: bool,
-) -> float:
-    """One Gauss-Seidel pass over the blocks `rests` (each: the states with those others and
-    every mover code in `movers`); returns the largest change. Threads run it on disjoint
-    blocks at once (a block sees what other blocks wrote so far, which only helps)."""
-    kk = codes_k(flat_ptr, decisions)
-    w = np.empty((kk + 2 + decisions, m))
-    options = np.empty((max(decisions, 1), 2, m))
-    others = np.zeros(m, dtype=np.int64)
-    krest = kk ** (m - 1)
-    delta = 0.0
-    for r in rests:
-        _decode(r, m, kk, others)
-        _fill_block(
-            r, others, m, v, vsub, flat_ptr, flat_row, flat_p, decisions, optimal, w, options
-        )
-        for c0 in movers:
-            s = c0 * krest + r
-            for j in range(m):
-                acc = 0.0
-                for x in range(flat_ptr[c0], flat_ptr[c0 + 1]):
-                    acc += flat_p[x] * w[flat_row[x], j]
-                d = abs(acc - v[s, j])
-                if d > delta:
-                    delta = d
-                v[s, j] = acc
-    return delta
-
-
-@numba.njit(cache=True, nogil=True)
 def codes_k(flat_ptr: IntArray, decisions: int) -> int:
     """K, from the layout of the flat distributions: K roots, then 2 per decision."""
-    return flat_ptr.shape[0] - 1 - 2 * decisions
+    return int(flat_ptr.shape[0]) - 1 - 2 * decisions
 
 
 @numba.njit(cache=True)
@@ -188,6 +149,10 @@ class FlatTurns:
     row: IntArray
     p: FloatArray
     keys: tuple[tuple[int, int], ...]  # (kind, roll) of each decision
+    # The decisions a turn of code c can meet: need_d[need_ptr[c]:need_ptr[c + 1]], ascending,
+    # so nested decisions come first.
+    need_ptr: IntArray
+    need_d: IntArray
 
 
 def flatten(trees: TurnTrees) -> FlatTurns:
@@ -226,7 +191,20 @@ def flatten(trees: TurnTrees) -> FlatTurns:
     ptr[1:] = np.cumsum([len(d) for d in dists])
     row = np.array([r for d in dists for r in sorted(d)], dtype=np.int64)
     p = np.array([d[r] for d in dists for r in sorted(d)], dtype=np.float64)
-    return FlatTurns(ptr, row, p, tuple(keys))
+
+    def needs(dist: dict[int, float]) -> set[int]:
+        found = set()
+        for r in dist:
+            if r >= k + 2:
+                d = r - k - 2
+                found |= {d} | needs(option_dists[d][0]) | needs(option_dists[d][1])
+        return found
+
+    need = [sorted(needs(root)) for root in roots]
+    need_ptr = np.zeros(k + 1, dtype=np.int64)
+    need_ptr[1:] = np.cumsum([len(n) for n in need])
+    need_d = np.array([d for n in need for d in n], dtype=np.int64)
+    return FlatTurns(ptr, row, p, tuple(keys), need_ptr, need_d)
 
 
 @dataclass(frozen=True)
@@ -235,43 +213,13 @@ class Solution:
 
     m: int
     values: FloatArray  # (K**m, m)
-    sweeps: int
-    residual: float
+    sweeps: int  # the most Gauss-Seidel sweeps any group needed
+    updates: float  # state updates done, per state: the work in whole-chain sweeps
+    residual: float  # max |V - T V| over every state after the solve
     seconds: float
 
     def p_win(self, state_index: int = 0) -> list[float]:
         return [float(x) for x in self.values[state_index]]
-
-
-def _blocks(m: int, reachable: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
-    """The sweep order: blocks of states with equal others (index r of c[1:]), by decreasing
-    progress of the others, and in each block the mover codes by decreasing progress. Progress
-    first means the successors of a state have mostly been updated before it in the same sweep;
-    blocks mean the successors of a whole block are one run of K rows of the value table.
-    Only codes a pawn can hold are visited."""
-    square = np.array(codes.SQUARE_OF_CODE, dtype=np.int64)
-    total = np.zeros(1, dtype=np.int64)
-    ok = np.ones(1, dtype=bool)
-    for _ in range(m - 1):  # sums and masks are symmetric: the digit order does not matter
-        total = (total[None, :] + square[:, None]).reshape(-1)
-        ok = (ok[None, :] & reachable[:, None]).reshape(-1)
-    rests = np.flatnonzero(ok)
-    rests = rests[np.argsort(-total[rests], kind="stable")]
-    movers = np.flatnonzero(reachable)
-    movers = movers[np.argsort(-square[movers], kind="stable")]
-    return rests.astype(np.int64), movers.astype(np.int64)
-
-
-def reachable_codes(trees: TurnTrees) -> npt.NDArray[np.bool_]:
-    """Codes a pawn can hold at the start of a turn: 0, and every code some turn ends on
-    (whatever the decisions), closed under the ship swap (36 <-> 41)."""
-    ok = np.zeros(codes.K, dtype=bool)
-    ok[0] = True
-    ends = trees.leaf[(trees.ntype == 0) & (trees.leaf >= 0)]
-    ok[ends] = True
-    if ok[SWAP_FROM]:
-        ok[SWAP_TO] = True
-    return ok
 
 
 def solve_joint(
@@ -283,33 +231,57 @@ def solve_joint(
     max_sweeps: int = 100_000,
     threads: int | None = None,
 ) -> Solution:
-    """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1)."""
+    """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1).
+
+    Groups of equal level sum never lead to one another (`levels.py`), so `threads` threads
+    solve them side by side; each group is solved by one thread, so the result does not depend
+    on the number of threads."""
     began = time.perf_counter()
     flat = flatten(trees)
+    order = solve_order(trees, m)
     v = np.zeros((codes.K**m, m), dtype=np.float64)
     vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
-    rests, movers = _blocks(m, reachable_codes(trees))
-    threads = 1 if len(rests) < 1000 else max(1, min(threads or os.cpu_count() or 1, 8))
-    # Threads take interleaved slices of the blocks, so all work from the most advanced down.
-    parts = [rests[t::threads] for t in range(threads)]
-    sweep = functools.partial(
-        _sweep,
-        movers=movers,
-        m=m,
-        flat_ptr=flat.ptr,
-        flat_row=flat.row,
-        flat_p=flat.p,
-        decisions=len(flat.keys),
-        v=v,
-        vsub=vsub,
-        optimal=optimal,
-    )
-    residual, sweeps = np.inf, 0
+    model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d, optimal)
+    sweeps = np.zeros(len(order.cyclic), dtype=np.int64)
+    if threads is None:  # threads pay off on the 4-player chain
+        threads = 1 if len(order.states) < 100_000 else os.cpu_count() or 1
+
+    def run(groups: IntArray) -> int:
+        return int(
+            kernel.solve_groups(
+                order.states, order.gptr, order.cyclic, groups, *model, tol, max_sweeps, sweeps
+            )
+        )
+
+    updates = 0
     with ThreadPoolExecutor(threads) as pool:
-        while residual > tol and sweeps < max_sweeps:
-            residual = max(pool.map(sweep, parts))
-            sweeps += 1
-    return Solution(m, v, sweeps, float(residual), time.perf_counter() - began)
+        for lo, hi in itertools.pairwise(order.stages):
+            groups = np.arange(lo, hi, dtype=np.int64)
+            if threads == 1 or order.gptr[hi] - order.gptr[lo] < 2_000:
+                updates += run(groups)
+            else:  # deal the groups out, largest first, to the least loaded thread
+                updates += sum(pool.map(run, _deal(groups, order.gptr, threads)))
+        chunks = np.array_split(order.states, threads)
+        residual = max(pool.map(lambda part: kernel.residual(part, *model), chunks))
+    return Solution(
+        m,
+        v,
+        int(sweeps.max()),
+        updates / len(order.states),
+        float(residual),
+        time.perf_counter() - began,
+    )
+
+
+def _deal(groups: IntArray, gptr: IntArray, parts: int) -> list[IntArray]:
+    size = gptr[groups + 1] - gptr[groups]
+    load = np.zeros(parts)
+    dealt: list[list[int]] = [[] for _ in range(parts)]
+    for g in groups[np.argsort(-size, kind="stable")]:
+        t = int(np.argmin(load))
+        dealt[t].append(int(g))
+        load[t] += gptr[g + 1] - gptr[g]
+    return [np.array(sorted(d), dtype=np.int64) for d in dealt]
 
 
 def option_values(

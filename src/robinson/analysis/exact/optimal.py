@@ -1,6 +1,7 @@
 """The optimal policy: play the exact solution (`game.solve_game(..., "optimal")`).
 
-Its decision tables follow the layout documented in `robinson.analysis.policy`.
+Its decision tables follow the layout documented in `robinson.analysis.policy`. They are kept on
+disk (`store.py`): the first use on a machine solves, later ones load.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-from robinson.analysis.exact import codes
+from robinson.analysis.exact import codes, store
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION, _check_decision
 from robinson.engine import Choose, RobinsonError, Ruleset, State
@@ -25,11 +26,17 @@ class OptimalPolicy:
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         self.ruleset = ruleset
         self.players = players
-        game = solve_game(ruleset, players, "optimal")
-        self.converged = game.converged
+        stored = store.load_tables(ruleset, players)
+        if stored is None:
+            game = solve_game(ruleset, players, "optimal")
+            tables = [game.decision_table(m) for m in range(1, players + 1)]
+            stored = store.StoredTables(tables, game.converged)
+            store.save_tables(ruleset, players, stored)
+        self.converged = stored.converged
         # tables[m]: m living players (tables[0] is unused).
-        self.tables: list[npt.NDArray[np.uint8]] = [np.zeros(0, dtype=np.uint8)] + [
-            game.decision_table(m) for m in range(1, players + 1)
+        self.tables: list[npt.NDArray[np.uint8]] = [
+            np.zeros(0, dtype=np.uint8),
+            *stored.tables,
         ]
 
     @classmethod

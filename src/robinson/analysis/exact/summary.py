@@ -17,7 +17,8 @@ import numpy as np
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import GameSolution, check_exact, solve_game
-from robinson.analysis.exact.joint import DECISION_MARGIN, reachable_codes
+from robinson.analysis.exact.kernel import DECISION_MARGIN
+from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.single import single_figures
 from robinson.analysis.policy import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import Ruleset
@@ -92,7 +93,8 @@ def analyze(ruleset: Ruleset, players: int, policy: str) -> dict[str, Any]:
         "choices": choices(game, players),
         "solve": {
             "seconds": game.seconds,
-            "sweeps": [c.sweeps for c in game.chains],
+            "sweeps": [c.sweeps for c in game.chains],  # the most any group needed
+            "work": [c.updates for c in game.chains],  # state updates per state
             "residual": max(c.residual for c in game.chains),
             "converged": game.converged,
         },

@@ -1,0 +1,47 @@
+// The page's texts in the viewer's language, from GET /api/i18n/{lang} (the gettext catalogs).
+// Counts use the catalog's plural forms: the server sends each counted label's forms and which
+// form each count 0..199 takes (computed by the catalog's own rule).
+export const texts = { lang: "en", ui: {}, plurals: {}, pluralIndex: [], options: {}, squares: [] };
+export const LANGS = ["lv", "cs", "ca", "en"];
+const PICKED = "robinson.lang";
+
+function fill(template, fields) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+// The label `key` with its {fields} filled in; `fallback` only until the texts have loaded.
+export function t(key, fields = {}, fallback = key) { return fill(texts.ui[key] ?? fallback, fields); }
+
+// The counted label `key` in the form the language uses for `n`.
+export function tn(key, n, fields = {}) {
+  const forms = texts.plurals[key];
+  if (!forms) return `${n}`;
+  const index = texts.pluralIndex[n < 200 ? n : 100 + (n % 100)] ?? forms.length - 1;
+  return fill(forms[Math.min(index, forms.length - 1)], { n, ...fields });
+}
+
+// The language this browser picked before (remembered), else null.
+export function pickedLanguage() {
+  const lang = localStorage.getItem(PICKED);
+  return LANGS.includes(lang) ? lang : null;
+}
+
+export function rememberLanguage(lang) { localStorage.setItem(PICKED, lang); }
+
+// With no pick: the browser's own language if it is one of ours, else English.
+export function browserLanguage() {
+  return LANGS.find((l) => (navigator.languages || [navigator.language]).some((n) => n.startsWith(l))) || "en";
+}
+
+export async function loadTexts(lang, gameId) {
+  const q = gameId ? `?game=${encodeURIComponent(gameId)}` : "";
+  const r = await fetch(`/api/i18n/${lang}${q}`);
+  if (!r.ok) throw new Error(`texts for ${lang}: ${r.status}`);
+  const data = await r.json();
+  Object.assign(texts, { lang, ui: data.ui, plurals: data.plurals, pluralIndex: data.plural_index,
+    options: data.options, squares: data.squares });
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-ui]")) node.textContent = t(node.dataset.ui);
+  for (const node of document.querySelectorAll("[data-ui-label]")) node.setAttribute("aria-label", t(node.dataset.uiLabel));
+  document.title = t("ui.title", {}, "Robinson");
+}
