@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import solve_game
-from robinson.analysis.exact.joint import reachable_codes
+from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.policy import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import EDITIONS, Ruleset
 
