@@ -33,6 +33,8 @@ from robinson.engine import Fever, new_game
 MAX_ROLLS = 100_000
 
 _KINDS, _AMOUNTS = board_tables()
+_GAP = 32  # int64s (256 bytes) between one block's scratch row and the next one's
+_ROW = _GAP + max(LANDING_COLUMNS, STATE_SIZE) + _GAP
 
 
 def run_batch(
@@ -54,8 +56,10 @@ def run_batch(
     # a few blocks per thread balance uneven game lengths without much bookkeeping
     blocks = max(1, min(count, 8 * threads if count >= 4096 * threads else threads))
     edges = [count * b // blocks for b in range(blocks + 1)]
-    landings = np.zeros((blocks, LANDING_COLUMNS), np.int64)
-    state = np.zeros((blocks, STATE_SIZE), np.int64)
+    # Each block's scratch rows are far apart: two threads writing to one cache line (false
+    # sharing) would slow both down as much as running on one core.
+    landings = np.zeros((blocks, _ROW), np.int64)
+    state = np.zeros((blocks, _ROW), np.int64)
     tables = np.ascontiguousarray(tables, dtype=np.int8)
     fever_extra = rs.fever is Fever.EXTRA_ROLL
     steps = build_steps(tables, rs.optional_choices, fever_extra, len(policy.joint) > 0)
@@ -70,7 +74,8 @@ def run_batch(
             tables, policy.joint, policy.offsets, MAX_ROLLS,
             b.winner[lo:hi], b.rolls[lo:hi], b.turns[lo:hi], b.winner_turns[lo:hi],
             b.bank[lo:hi], b.pot[lo:hi], b.bindings[lo:hi], b.position[lo:hi], b.purse[lo:hi],
-            b.alive[lo:hi], b.friday[lo:hi], landings[block], state[block],
+            b.alive[lo:hi], b.friday[lo:hi], landings[block, _GAP : _GAP + LANDING_COLUMNS],
+            state[block, _GAP : _GAP + STATE_SIZE],
         )  # fmt: skip
 
     if threads == 1 or blocks == 1:
@@ -79,6 +84,6 @@ def run_batch(
     else:
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(play, range(blocks)))
-    batch.landings[:] = landings.sum(axis=0)[:SQUARE_COUNT]
+    batch.landings[:] = landings.sum(axis=0)[_GAP : _GAP + SQUARE_COUNT]
     batch.landings[FOOTPRINT_TARGET] += batch.landings[FOOTPRINT_SQUARE]  # 25 goes on to 14
     return batch
