@@ -9,9 +9,11 @@ the roll limit are counted (`truncated`) and left out of every estimate.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -96,10 +98,13 @@ class Histogram:
         self.counts = np.zeros(1, np.int64)
 
     def add(self, values: npt.NDArray[Any]) -> None:
-        c = np.bincount(values.astype(np.int64), minlength=len(self.counts))
+        self.add_counts(np.bincount(values.astype(np.int64), minlength=len(self.counts)))
+
+    def add_counts(self, c: npt.NDArray[np.int64]) -> None:
+        """Add counts made elsewhere (c[v]: how often v occurred)."""
         if len(c) > len(self.counts):
             self.counts = np.pad(self.counts, (0, len(c) - len(self.counts)))
-        self.counts += c
+        self.counts[: len(c)] += c
 
     @property
     def n(self) -> int:
@@ -153,9 +158,7 @@ class Summary:
 
     def add(self, b: Batch) -> None:
         n = self.setup.players
-        counts = np.zeros(3 + 2 * n, np.int64)
-        sums = np.zeros((6 + n, 3), np.float64)
-        _batch_sums(b.winner, b.rolls, b.bindings, b.purse, b.alive, b.friday, n, counts, sums)
+        counts, sums, turns, winner_turns, pot = _batch_stats(b, n)
         self.games += len(b)
         self.truncated += int(counts[0])
         self.no_winner += int(counts[1])
@@ -171,11 +174,9 @@ class Summary:
         self.not_friday.add_sums(sums[5])
         for s in range(n):
             self.purse[s].add_sums(sums[6 + s])
-        done = b.winner != -2
-        everything = bool(done.all())
-        self.turns.add(b.turns if everything else b.turns[done])
-        self.winner_turns.add(b.winner_turns[b.winner >= 0])
-        self.pot.add(b.pot if everything else b.pot[done])
+        self.turns.add_counts(turns)
+        self.winner_turns.add_counts(winner_turns)
+        self.pot.add_counts(pot)
         self.landings += b.landings
 
     @property
@@ -244,9 +245,45 @@ class Summary:
         return out
 
 
+def _batch_stats(
+    b: Batch, n: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], Any, Any, Any]:
+    """`_batch_sums` over a batch, in chunks on all cores: counts, sums (as documented there) and
+    the histograms of turns, of the winner's turns and of the pot."""
+    games = len(b)
+    chunks = max(1, min(numba.get_num_threads(), games // 65536))
+    edges = [games * c // chunks for c in range(chunks + 1)]
+    counts = np.zeros((chunks, 3 + 2 * n), np.int64)
+    sums = np.zeros((chunks, 6 + n, 3), np.float64)
+    top_turns = int(b.turns.max(initial=0)) + 1
+    turns = np.zeros((chunks, top_turns), np.int64)
+    winner_turns = np.zeros((chunks, top_turns), np.int64)
+    pot = np.zeros((chunks, int(b.pot.max(initial=0)) + 1), np.int64)
+    seat_sums = np.zeros((chunks, n, 3), np.int64)
+
+    def run(c: int) -> None:
+        lo, hi = edges[c], edges[c + 1]
+        _batch_sums(
+            b.winner[lo:hi], b.rolls[lo:hi], b.bindings[lo:hi], b.purse[lo:hi], b.alive[lo:hi],
+            b.friday[lo:hi], b.turns[lo:hi], b.winner_turns[lo:hi], b.pot[lo:hi], n,
+            counts[c], sums[c], turns[c], winner_turns[c], pot[c], seat_sums[c],
+        )  # fmt: skip
+
+    if chunks == 1:
+        run(0)
+    else:
+        with ThreadPoolExecutor(chunks) as pool:
+            list(pool.map(run, range(chunks)))
+
+    def merged(hist: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return np.trim_zeros(hist.sum(axis=0), "b")  # as long as the values seen need
+
+    return counts.sum(axis=0), sums.sum(axis=0), merged(turns), merged(winner_turns), merged(pot)
+
+
 # Without the runtime's reference counting (`_nrt=False`): every call of a compiled function
 # that takes arrays would otherwise cost two atomic operations per array (see kernel.py).
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _batch_sums(
     winner: npt.NDArray[np.int8],
     rolls: npt.NDArray[np.int32],
@@ -254,15 +291,23 @@ def _batch_sums(
     purse: npt.NDArray[np.int32],
     alive: npt.NDArray[np.bool_],
     friday: npt.NDArray[np.int8],
+    turns: npt.NDArray[np.int32],
+    winner_turns: npt.NDArray[np.int32],
+    pot: npt.NDArray[np.int32],
     n: int,
     counts: npt.NDArray[np.int64],
     sums: npt.NDArray[np.float64],
+    turns_hist: npt.NDArray[np.int64],
+    winner_turns_hist: npt.NDArray[np.int64],
+    pot_hist: npt.NDArray[np.int64],
+    seat_sums: npt.NDArray[np.int64],
 ) -> None:
-    """One pass over a batch (numpy's masks and casts cost more than the games themselves),
-    written to `counts` and `sums` (zeroed).
+    """One pass over (part of) a batch, written to `counts`, `sums` and the histograms (zeroed;
+    numpy's masks and casts would cost more than the games themselves).
     counts: truncated, no winner, games with a Friday bound, wins per seat, deaths per seat.
     sums: (count, sum, sum of squares) of rolls, bindings, the purse of masters, non-masters,
-    Fridays, non-Fridays, and of each seat's purse. Truncated games are left out.
+    Fridays, non-Fridays, and of each seat's purse. Histograms: the turns and the pot of every
+    finished game, the winner's turns of every won game. Truncated games are left out.
     Sums are exact integers, kept in registers where the row is known in advance."""
     roll_n = roll_s = roll_q = 0
     bind_s = bind_q = 0
@@ -274,10 +319,13 @@ def _batch_sums(
         if w == -2:
             counts[0] += 1
             continue
+        turns_hist[turns[g]] += 1
+        pot_hist[pot[g]] += 1
         if w == -1:
             counts[1] += 1
         else:
             counts[3 + w] += 1
+            winner_turns_hist[winner_turns[g]] += 1
         if bindings[g] > 0:
             counts[2] += 1
         r = np.int64(rolls[g])
@@ -305,12 +353,15 @@ def _batch_sums(
                 friday_n += 1
                 friday_s += p
                 friday_q += p * p
-            sums[6 + s, 0] += 1.0
-            sums[6 + s, 1] += p
-            sums[6 + s, 2] += p * p
+            seat_sums[s, 0] += 1
+            seat_sums[s, 1] += p
+            seat_sums[s, 2] += p * p
     sums[0, 0], sums[0, 1], sums[0, 2] = roll_n, roll_s, roll_q
     sums[1, 0], sums[1, 1], sums[1, 2] = roll_n, bind_s, bind_q
     sums[2, 0], sums[2, 1], sums[2, 2] = master_n, master_s, master_q
     sums[3, 0], sums[3, 1], sums[3, 2] = n * roll_n - master_n, all_s - master_s, all_q - master_q
     sums[4, 0], sums[4, 1], sums[4, 2] = friday_n, friday_s, friday_q
     sums[5, 0], sums[5, 1], sums[5, 2] = n * roll_n - friday_n, all_s - friday_s, all_q - friday_q
+    for s in range(n):
+        for k in range(3):
+            sums[6 + s, k] = seat_sums[s, k]
