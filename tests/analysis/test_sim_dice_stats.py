@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import numba
 import numpy as np
 import pytest
 
@@ -93,3 +94,22 @@ def test_every_game_conserves_tokens_and_ends() -> None:
 def test_bad_arguments_are_refused_with_a_message(games: int, engine: str) -> None:
     with pytest.raises(ValueError, match=r"games|engine"):
         simulate(Setup(Ruleset(), 2), games, engine=engine, progress=False)
+
+
+def test_results_do_not_depend_on_threads_or_batch_cuts() -> None:
+    """Game g is game g: one thread or all of them, one batch or several."""
+    setup = Setup(Ruleset("cs"), 5, first=2, seed=17)
+    tables = fast_tables("heuristic", setup.ruleset, 5)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        whole = fast.run_batch(setup, tables, 0, 30_000)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # every core
+        parts = [fast.run_batch(setup, tables, lo, hi - lo) for lo, hi in [(0, 7), (7, 30_000)]]
+    finally:
+        numba.set_num_threads(before)
+    for name in ("winner", "rolls", "turns", "winner_turns", "bank", "pot", "bindings",
+                 "position", "purse", "alive", "friday"):  # fmt: skip
+        joined = np.concatenate([getattr(p, name) for p in parts])
+        assert np.array_equal(getattr(whole, name), joined), name
+    assert np.array_equal(whole.landings, parts[0].landings + parts[1].landings)
