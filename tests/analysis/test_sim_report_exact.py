@@ -7,7 +7,12 @@ import pytest
 
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.summary import choices
-from robinson.analysis.report.exact import editions_without_choices, exact_choices, placing_label
+from robinson.analysis.report.exact import (
+    editions_without_choices,
+    exact_choices,
+    exact_p_win,
+    placing_label,
+)
 from robinson.engine import Ruleset
 
 
@@ -48,3 +53,9 @@ def test_the_eager_option_is_never_worse_for_two_players() -> None:
 
 def test_placing_labels() -> None:
     assert [placing_label(c) for c in (0, 44, 45, 46)] == ["0", "44", "12 (skip)", "7 (skip)"]
+
+
+def test_exact_two_player_win_chances_are_the_analysis_ones() -> None:
+    p = exact_p_win("standard")
+    assert p == solve_game(Ruleset("standard"), 2, "eager").p_win()
+    assert p[0] > 0.5 > p[1] and sum(p) <= 1.0

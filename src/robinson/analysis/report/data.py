@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from robinson.analysis.report.exact import ExactChoices, exact_choices
+from robinson.analysis.report.exact import ExactChoices, exact_choices, exact_p_win
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
@@ -49,6 +49,7 @@ class ReportData:
     choices: list[ChoiceValue] = field(default_factory=list)  # standard, 2 players, simulated
     choice_games: int = 0
     exact: list[ExactChoices] = field(default_factory=list)  # 2 players, exact
+    exact_two: list[float] = field(default_factory=list)  # P(win) per seat, standard, exact
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -68,6 +69,7 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
         data.by_players[n] = simulate(setup, games, progress=False).summary.to_json()
     say("the value of each choice, exactly")
     data.exact = exact_choices()
+    data.exact_two = exact_p_win("standard")
     say("the value of each choice over whole games")
     data.choice_games = games
     data.choices = choice_values(Setup(Ruleset("standard"), 2, seed=seed), games)

@@ -106,5 +106,10 @@ def exact_choices() -> list[ExactChoices]:
     return groups
 
 
+def exact_p_win(edition: str) -> list[float]:
+    """P(win) of each of 2 seats, seat 0 moving first, everybody eager."""
+    return [float(p) for p in solve_game(Ruleset(edition), PLAYERS, POLICY).p_win()]
+
+
 def editions_without_choices() -> list[str]:
     return [e for e in EDITIONS if not Ruleset(e).optional_choices]

@@ -61,8 +61,9 @@ def lengths(editions: dict[str, Summary]) -> bytes:
     return _png(fig)
 
 
-def seats(by_players: dict[int, Summary]) -> bytes:
-    """P(win) by seat relative to a fair share, for each number of players."""
+def seats(by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
+    """P(win) by seat relative to a fair share, for each number of players (simulated), with the
+    exact values for 2 players when given."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     for n, s in sorted(by_players.items()):
         p = s["p_win"]
@@ -70,10 +71,13 @@ def seats(by_players: dict[int, Summary]) -> bytes:
             np.arange(n), [n * _value(e) for e in p], yerr=n * _err(p),
             marker="o", ms=4, capsize=2, label=f"{n} players",
         )  # fmt: skip
+    if exact_two:
+        ax.plot(np.arange(len(exact_two)), [2 * p for p in exact_two], "kx", ms=9,
+                label="2 players, exact")  # fmt: skip
     ax.axhline(1.0, color="grey", lw=1, ls="--")
     ax.set_xlabel("seat in turn order (seat 0 starts)")
     ax.set_ylabel("P(win) × players  (1 = a fair share)")
-    ax.set_title("Seat advantage by number of players (standard, eager play, 95% intervals)")
+    ax.set_title("Seat advantage by number of players (standard, eager play, simulated)")
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
     return _png(fig)

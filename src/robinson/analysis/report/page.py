@@ -98,9 +98,10 @@ def render(data: ReportData) -> str:
          "cs (both roll again): their curves coincide.</p>"),
         ("Editions side by side", _img(figures.editions(data.editions), "editions")
          + _editions_table(data), ""),
-        ("Seat advantage", _img(figures.seats(data.by_players), "seat advantage"),
-         "<p>Seat 0 moves first. A value above 1 means the seat wins more than its fair share."
-         "</p>"),
+        ("Seat advantage", _img(figures.seats(data.by_players, data.exact_two), "seat advantage"),
+         "<p>Seat 0 moves first. A value above 1 means the seat wins more than its fair share. "
+         "Simulated, with 95% intervals; the crosses are the exact values for 2 players "
+         "(<code>robinson analyze --players 2</code>).</p>"),
         ("Where pawns land", _img(figures.heatmap(std["landings_per_game"],
          "Landings per 4-player game (standard, eager play)"), "landing heat map"),
          "<p>Every landing of a roll counts; the footprint on 25 also lands on 14. Canoe and "
