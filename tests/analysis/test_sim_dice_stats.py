@@ -9,7 +9,7 @@ import numba
 import numpy as np
 import pytest
 
-from robinson.analysis.sim import Setup, fast, simulate
+from robinson.analysis.sim import Setup, fast, run, simulate
 from robinson.analysis.sim.dice import faces, game_key
 from robinson.analysis.sim.kernel import game_key as compiled_game_key
 from robinson.analysis.sim.policies import fast_tables
@@ -113,3 +113,11 @@ def test_results_do_not_depend_on_threads_or_batch_cuts() -> None:
         joined = np.concatenate([getattr(p, name) for p in parts])
         assert np.array_equal(getattr(whole, name), joined), name
     assert np.array_equal(whole.landings, parts[0].landings + parts[1].landings)
+
+
+def test_summary_does_not_depend_on_the_batch_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """simulate() reuses one batch of rows; a last, shorter batch must not see stale rows."""
+    setup = Setup(Ruleset("lv"), 3, seed=9)
+    whole = simulate(setup, 50_001, progress=False).summary.to_json()
+    monkeypatch.setattr(run, "FAST_BATCH", 4096)
+    assert simulate(setup, 50_001, progress=False).summary.to_json() == whole

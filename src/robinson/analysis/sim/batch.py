@@ -66,3 +66,23 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.winner)
+
+    def head(self, offset: int, games: int) -> Batch:
+        """The first `games` rows, as views (to be overwritten), for games from `offset`."""
+        if games > len(self):
+            raise ValueError(f"a batch of {len(self)} games cannot hold {games}")
+        return Batch(
+            offset=offset,
+            winner=self.winner[:games],
+            rolls=self.rolls[:games],
+            turns=self.turns[:games],
+            winner_turns=self.winner_turns[:games],
+            bank=self.bank[:games],
+            pot=self.pot[:games],
+            bindings=self.bindings[:games],
+            position=self.position[:games],
+            purse=self.purse[:games],
+            alive=self.alive[:games],
+            friday=self.friday[:games],
+            landings=np.zeros(SQUARE_COUNT, np.int64),
+        )

@@ -42,8 +42,10 @@ def run_batch(
     tables: npt.NDArray[np.int8] | FastPolicy,
     offset: int,
     count: int,
+    out: Batch | None = None,
 ) -> Batch:
-    """Games offset .. offset+count-1 of `setup`, each seat playing its table (or the policy)."""
+    """Games offset .. offset+count-1 of `setup`, each seat playing its table (or the policy).
+    With `out`, its rows are reused (no new memory to fault in; the result is a view of it)."""
     policy = tables if isinstance(tables, FastPolicy) else FastPolicy(tables)
     tables = policy.tables
     new_game(setup.players, setup.ruleset, setup.first)  # validates players and first seat
@@ -51,7 +53,9 @@ def run_batch(
     if tables.shape != (setup.players, 4, 7):
         raise ValueError(f"expected decision tables of shape ({setup.players}, 4, 7)")
     rs = setup.ruleset
-    batch = Batch.empty(offset, count, setup.players)
+    batch = Batch.empty(offset, count, setup.players) if out is None else out.head(offset, count)
+    if batch.position.shape[1] != setup.players:
+        raise ValueError(f"expected a batch with {setup.players} seats")
     threads = numba.get_num_threads()
     # a few blocks per thread balance uneven game lengths without much bookkeeping
     blocks = max(1, min(count, 8 * threads if count >= 4096 * threads else threads))

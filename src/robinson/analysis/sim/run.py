@@ -50,9 +50,10 @@ def simulate(
     if engine == "fast":
         tables = fast_policy(policy, setup.ruleset, setup.players)
         fast.run_batch(setup, tables, 0, 8)  # compile or load the cached machine code
+        rows = Batch.empty(0, min(games, FAST_BATCH), setup.players)  # reused batch after batch
 
         def batch(offset: int, count: int) -> Batch:
-            return fast.run_batch(setup, tables, offset, count)
+            return fast.run_batch(setup, tables, offset, count, out=rows)
 
         size = FAST_BATCH
     else:
