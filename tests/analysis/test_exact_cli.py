@@ -46,7 +46,7 @@ def test_analyze_text_for_optimal(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "5"], "robinson simulate"),
+        (["--players", "9"], "players must be 1 to 8"),
         (["--players", "0"], "players must be 1 to"),
         (["--policy", "lazy"], "expected one of eager, optimal"),
         (["--edition", "xx"], "unknown edition"),

@@ -1,7 +1,9 @@
 """`robinson analyze [--edition E] [--players N] [--policy P] [--json]`: the exact figures.
 
 Win chances per seat from the joint chain of all pawns, a player alone (finish, death, length),
-and the value of every choice. 1 to 4 players; more players are for `robinson simulate`.
+and the value of every choice, for 1 to 4 players. For 5 to 8 players the joint chain is out of
+reach: the win chances are simulated (with 95% intervals, `"method": "simulation"`), the
+one-player figures stay exact.
 """
 
 from __future__ import annotations
@@ -17,25 +19,67 @@ from robinson.engine import EDITIONS, RobinsonError, Ruleset
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("analyze", help="exact figures: win chances, game length, choices")
     p.add_argument("--edition", default="standard", help=f"one of {', '.join(EDITIONS)}")
-    p.add_argument("--players", type=int, default=2, help="1 to 4 (default 2)")
+    p.add_argument(
+        "--players", type=int, default=2, help="1 to 4 exact, 5 to 8 simulated (default 2)"
+    )
     p.add_argument("--policy", default="eager", help="eager or optimal (default eager)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=1_000_000,
+        help="games simulated for 5 to 8 players (default 1,000,000)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="dice seed of the simulation (default 0)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from robinson.analysis.exact.game import EXACT_MAX_PLAYERS
     from robinson.analysis.exact.summary import analyze
+    from robinson.analysis.many import analyze_many
 
     try:
-        figures = analyze(Ruleset(args.edition), args.players, args.policy)
-    except RobinsonError as e:
+        ruleset = Ruleset(args.edition)
+        if isinstance(args.players, int) and args.players > EXACT_MAX_PLAYERS:
+            if args.games < 1:
+                raise RobinsonError(f"--games must be at least 1, got {args.games}")
+            figures = analyze_many(ruleset, args.players, args.policy, args.games, args.seed)
+        else:
+            figures = analyze(ruleset, args.players, args.policy)
+    except (RobinsonError, ValueError) as e:
         print(f"robinson analyze: {e}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(figures))
+    elif figures.get("method") == "simulation":
+        print(simulated_as_text(figures))
     else:
         print(as_text(figures))
     return 0
+
+
+def simulated_as_text(f: dict[str, Any]) -> str:
+    s = f["single"]
+    played = "" if f["policy_played"] == f["policy"] else f" (played as {f['policy_played']})"
+    return "\n".join(
+        [
+            f"Robinson, edition {f['edition']}, {f['players']} players, policy {f['policy']}"
+            f"{played}",
+            "",
+            f"Win chances, simulated ({f['games']:,} games, seed {f['seed']}, 95% intervals):",
+            *(
+                f"  seat {i}: {_pct(p)}  [{_pct(lo).strip()}, {_pct(hi).strip()}]"
+                for i, (p, (lo, hi)) in enumerate(zip(f["p_win"], f["p_win_ci95"], strict=True))
+            ),
+            f"  no winner: {_pct(f['p_no_winner'])}",
+            "",
+            "One player alone (exact):",
+            f"  reaches 45: {_pct(s['p_finish'])}   dies on 42: {_pct(s['p_death'])}",
+            f"  turns, given he finishes: mean {s['mean_turns']:.3f},"
+            f" median {s['median_turns']}, 90th percentile {s['p90_turns']}",
+        ]
+    )
 
 
 def _pct(x: float) -> str:
