@@ -54,6 +54,7 @@ def engine_rate(seconds: float) -> tuple[float, float]:
 def kernel_rate(seconds: float, threads: int) -> tuple[float, float]:
     """Games per second of the compiled kernel alone on `threads` threads, best of repetitions
     of REPEAT_GAMES games for `seconds`: by the wall clock, and per CPU-second."""
+    before = numba.get_num_threads()
     numba.set_num_threads(threads)
     tables = fast_tables("eager", SETUP.ruleset, SETUP.players)
     fast_sim.run_batch(SETUP, tables, 0, 8)
@@ -67,7 +68,7 @@ def kernel_rate(seconds: float, threads: int) -> tuple[float, float]:
         best_wall = max(best_wall, REPEAT_GAMES / wall)
         best_cpu = max(best_cpu, REPEAT_GAMES / max(used, 1e-9))
         offset += REPEAT_GAMES
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(before)
     return best_wall, best_cpu
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from robinson.analysis.sim.compiled import unmanaged
 from robinson.analysis.sim.special import (
     ALIVE,
     ALL_DEAD,
@@ -76,10 +77,8 @@ def game_key(seed: np.uint64, game: np.uint64) -> np.uint64:
     return _mix64(_mix64(seed) ^ (game * _SALT))
 
 
-# `_nrt=False`: no reference counting. numba would otherwise increment and decrement an atomic
-# count for every array passed to a compiled function, at every call: with `resolve` and its
-# helpers taking a dozen arrays, that was half of the time of a game.
-@njit(cache=True, nogil=True, _nrt=False)
+# Without reference counting (`compiled.py`): it was half of the time of a game.
+@unmanaged(nogil=True)
 def play_block(
     seed: np.uint64,
     offset: int,
@@ -128,8 +127,8 @@ def play_block(
         g[LIVING] = n
         g[BINDINGS] = 0
         g[POT] = 0
-        bank = np.int64(n * stake)
-        seat = np.int64(first) & SEAT_MASK
+        bank = n * stake
+        seat = first & SEAT_MASK
         g[TURNS + seat] = 1
         counter = _U(0)
         bits = _U(0)
@@ -148,7 +147,7 @@ def play_block(
                 chunks -= 1
                 if h < _LIMIT16:
                     break
-            face = np.int64(h % _SIX) + 1
+            face = int(h % _SIX) + 1
             rolls += 1
             # `& SEAT_MASK` and `& SQUARE_MASK` tell the compiler the indices are not negative
             # (no wraparound for negative indices needed)

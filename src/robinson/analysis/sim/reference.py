@@ -49,15 +49,15 @@ def play(setup: Setup, game: int, decide: Decide, max_rolls: int) -> tuple[State
             action = decide(state)
         state, events = apply(state, action)
         for e in events:
-            kind = type(e)  # exact types: a dispatch cheaper than isinstance on every event
-            if kind is TurnBegan or kind is Skipped:
+            # exact types: a dispatch cheaper than isinstance on every event
+            if type(e) is TurnBegan or type(e) is Skipped:
                 turns[e.seat] += 1
-            elif kind is Moved:
+            elif type(e) is Moved:
                 if e.cause in _LANDING_CAUSES:
                     landings[e.end] += 1
-            elif kind is BecameFriday:
+            elif type(e) is BecameFriday:
                 c.bindings += 1
-            elif kind is Won:
+            elif type(e) is Won:
                 c.pot = e.bank
     if state.over and state.winner is None:
         c.pot = state.bank

@@ -6,7 +6,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from tqdm import tqdm
+from tqdm import tqdm  # type: ignore[import-untyped]
 
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup

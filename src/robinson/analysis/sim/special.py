@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from robinson.analysis.sim.compiled import unmanaged
 from robinson.analysis.sim.steps import (
     BREAD,
     CANOE,
@@ -60,7 +60,7 @@ SEAT_MASK = MAX_SEATS - 1  # seat & SEAT_MASK == seat
 _K, _SKIP12, _SKIP7 = 47, 45, 46
 
 
-@njit(cache=True, _nrt=False)
+@unmanaged()
 def relink(g: npt.NDArray[np.int64], n: int) -> None:
     """Turn order among the living, for every seat (a dead one's `NXT` is where play goes on)."""
     for seat in range(n):
@@ -82,14 +82,14 @@ def relink(g: npt.NDArray[np.int64], n: int) -> None:
                 break
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@unmanaged(inline="always")
 def _transfer(g: npt.NDArray[np.int64], payer: int, payee: int, owed: int) -> None:
     paid = min(owed, g[PURSE + payer])
     g[PURSE + payer] -= paid
     g[PURSE + payee] += paid
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@unmanaged(inline="always")
 def _pay_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     paid = min(owed, g[PURSE + seat])
     g[PURSE + seat] -= paid
@@ -102,7 +102,7 @@ def _pay_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     return bank
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@unmanaged(inline="always")
 def _receive_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> int:
     got = min(owed, bank)
     bank -= got
@@ -115,7 +115,7 @@ def _receive_bank(g: npt.NDArray[np.int64], bank: int, seat: int, owed: int) -> 
     return bank
 
 
-@njit(cache=True, _nrt=False)
+@unmanaged()
 def option(
     policy: npt.NDArray[np.int8],
     joint: npt.NDArray[np.uint8],
@@ -129,7 +129,7 @@ def option(
     `policy`; with one (`robinson.analysis.policy`'s layout, `joint_offset[m]` the start of the
     table for m living players), the entry for the other living pawns' codes in turn order, where
     1 means the eager option, which is `policy`'s entry (an eager table)."""
-    eager = np.int64(policy[seat, decision, face])
+    eager = int(policy[seat, decision, face])
     if len(joint) == 0:
         return eager
     living = g[LIVING]
@@ -146,7 +146,7 @@ def option(
     return eager if take_eager else 1 - eager
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@unmanaged(inline="always")
 def resolve(
     seat: int,
     face: int,
@@ -195,7 +195,7 @@ def resolve(
     g[POS + seat] = t
     landings[t] += 1
     kind = kinds[t]
-    amount = np.int64(amounts[t])
+    amount = int(amounts[t])
     if kind == RECEIVE:
         bank = _receive_bank(g, bank, seat, amount)
     elif kind == PAY:

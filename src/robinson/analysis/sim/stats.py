@@ -16,9 +16,9 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
+from robinson.analysis.sim.compiled import unmanaged
 
 Z95 = 1.959963984540054
 
@@ -281,9 +281,8 @@ def _batch_stats(
     return counts.sum(axis=0), sums.sum(axis=0), merged(turns), merged(winner_turns), merged(pot)
 
 
-# Without the runtime's reference counting (`_nrt=False`): every call of a compiled function
-# that takes arrays would otherwise cost two atomic operations per array (see kernel.py).
-@njit(cache=True, nogil=True, _nrt=False)
+# Without reference counting (`compiled.py`), and free of the GIL: chunks run on threads.
+@unmanaged(nogil=True)
 def _batch_sums(
     winner: npt.NDArray[np.int8],
     rolls: npt.NDArray[np.int32],
@@ -328,19 +327,19 @@ def _batch_sums(
             winner_turns_hist[winner_turns[g]] += 1
         if bindings[g] > 0:
             counts[2] += 1
-        r = np.int64(rolls[g])
+        r = int(rolls[g])
         roll_n += 1
         roll_s += r
         roll_q += r * r
-        b = np.int64(bindings[g])
+        b = int(bindings[g])
         bind_s += b
         bind_q += b * b
         fridays = 0  # bit s: seat s is someone's Friday
         for s in range(n):
             if friday[g, s] >= 0:
-                fridays |= 1 << np.int64(friday[g, s])
+                fridays |= 1 << int(friday[g, s])
         for s in range(n):
-            p = np.int64(purse[g, s])
+            p = int(purse[g, s])
             if not alive[g, s]:
                 counts[3 + n + s] += 1
             all_s += p
