@@ -21,7 +21,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/robinson play
 
-## make test: lint, strict types on the engine, the whole suite
+## make test: lint, types (strict on the engine), the whole suite
 test: lint typecheck unit
 
 lint: $(STAMP)
@@ -29,7 +29,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src/robinson/engine
+	$(BIN)/mypy src/robinson
 
 unit: $(STAMP)
 	$(BIN)/pytest -q

@@ -113,7 +113,8 @@ def as_text(f: dict[str, Any]) -> str:
         " placings of the others; placings where the other option is better; its best gain):"
     )
     for row in f["choices"]:
-        (other, count), (_, gain) = *row["placings_favouring"].items(), *row["largest_gain"].items()
+        ((other, count),) = row["placings_favouring"].items()  # the one non-eager option
+        ((_, gain),) = row["largest_gain"].items()
         options = "  ".join(f"{o} {_pct(p)}" for o, p in row["p_win"].items())
         lines.append(
             f"  {_where(row)}  {options}  {other} better in {count}/{row['placings']}"

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from robinson.analysis.sim import ENGINES, PolicyError, Setup, simulate
+from robinson.analysis.sim import ENGINES
 from robinson.analysis.sim.dice import MASK
 from robinson.engine import EDITIONS, MAX_PLAYERS, MIN_PLAYERS, RobinsonError, Ruleset
 
@@ -54,6 +54,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from robinson.analysis.sim import PolicyError, Setup, simulate
+
     try:
         ruleset = Ruleset(args.edition, args.start_tokens, args.stake, args.share)
         setup = Setup(ruleset, args.players, args.first, args.seed)

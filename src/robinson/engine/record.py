@@ -4,7 +4,7 @@ record is the only way a state is ever rebuilt."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +112,7 @@ class GameRecord:
         return cls.from_json(data)
 
 
-def state_to_json(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+def state_to_json(state: State, names: Sequence[str]) -> dict[str, Any]:
     """The `robinson replay --json` object (RULES.md section 10)."""
     return {
         "over": state.over,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from robinson.analysis.report.data import Progress, ReportData, collect
-from robinson.analysis.report.page import render
+if TYPE_CHECKING:
+    from robinson.analysis.report.data import Progress
 
-__all__ = ["ReportData", "build_report", "collect", "render"]
+__all__ = ["DEFAULT_GAMES", "build_report"]
 
 DEFAULT_GAMES = 1_000_000  # about 20 s on 2 cores
 
@@ -16,6 +17,11 @@ def build_report(
     out: Path, games: int = DEFAULT_GAMES, seed: int = 0, progress: Progress | None = None
 ) -> Path:
     """Simulate, plot and write `out/index.html`; returns its path."""
+    # Imported here: matplotlib and the simulator are slow to load, and the `robinson` command
+    # imports this package at start-up for DEFAULT_GAMES.
+    from robinson.analysis.report.data import collect
+    from robinson.analysis.report.page import render
+
     if type(games) is not int or games < 2:
         raise ValueError(f"games must be a whole number of at least 2, got {games!r}")
     data = collect(games, seed, progress)

@@ -11,11 +11,11 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
 from robinson.analysis.sim.dice import check_seed
+from robinson.analysis.sim.engines import ENGINES
 from robinson.analysis.sim.policies import fast_policy, python_decider
 from robinson.analysis.sim.stats import Summary
 from robinson.engine import new_game
 
-ENGINES = ("fast", "python")
 FAST_BATCH = 1 << 20  # games per compiled call: big enough to keep both cores busy
 PYTHON_BATCH = 256
 
