@@ -101,6 +101,7 @@ class StoreUnavailable(Exception):
 
 EXAMPLE_URLS = "sqlite:////path/to/robinson.sqlite3 or postgresql+psycopg://user:password@host/db"
 # Any fixed number: the key of PostgreSQL's advisory lock held while the schema is created.
+SCHEMA_ATTEMPTS = 10
 SCHEMA_LOCK = 0x526F62696E73
 
 
@@ -147,10 +148,12 @@ def default_url() -> str:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers go on during a write; synchronous=FULL makes a commit survive power loss,
     # not only a killed process, which is the promise "an accepted action is durable".
+    # busy_timeout first: switching to WAL takes a lock, and several servers (or threads) opening
+    # one new file at once must wait for it rather than fail with "database is locked".
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -209,9 +212,12 @@ class Store:
 
     def _create_schema(self) -> None:
         # Two servers starting at once on an empty database would both see no tables and both
-        # CREATE them. PostgreSQL: a lock (released at commit) makes the second wait. SQLite runs
-        # DDL outside a transaction here, so the loser sees "already exists" and looks again.
-        for attempt in range(5):
+        # CREATE them. PostgreSQL: a lock (released at commit) makes the second wait. SQLite has
+        # no such lock: the loser sees "already exists", or "database is locked" when its read of
+        # the schema cannot be upgraded to a write (SQLite refuses at once rather than deadlock),
+        # and simply looks again a moment later.
+        retryable = ("already exists", "database is locked")
+        for attempt in range(SCHEMA_ATTEMPTS):
             try:
                 with self.engine.begin() as conn:
                     if self.engine.dialect.name == "postgresql":
@@ -221,8 +227,9 @@ class Store:
                     metadata.create_all(conn)
                 return
             except DBAPIError as e:
-                if attempt == 4 or "already exists" not in str(e.orig):
+                if attempt == SCHEMA_ATTEMPTS - 1 or not any(r in str(e.orig) for r in retryable):
                     raise
+                time.sleep(0.02 * (attempt + 1))
 
     def close(self) -> None:
         self.engine.dispose()
