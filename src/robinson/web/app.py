@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -14,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, Ruleset
@@ -39,6 +41,8 @@ from robinson.web.service import GameService, SeatSpec
 from robinson.web.store import Store
 
 STATIC = resources.files("robinson.web") / "static"
+
+log = logging.getLogger("robinson.web")
 
 
 def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
@@ -68,6 +72,12 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, e: ServiceError) -> JSONResponse:
         return JSONResponse({"error": e.to_json()}, status_code=e.status)
+
+    @app.exception_handler(DBAPIError)
+    async def storage_error(_: Request, e: DBAPIError) -> JSONResponse:
+        log.warning("database error: %s", e.orig)
+        error = ServiceError("storage_unavailable", "the database is not answering; try again")
+        return JSONResponse({"error": error.to_json()}, status_code=error.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:

@@ -16,6 +16,7 @@ STATUS: dict[str, int] = {
     "not_over": 409,  # a rematch or a seed asked for before the end
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
+    "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
 }
 
 

@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
+
 from robinson.bots import BOT_NAMES
 from robinson.engine import (
     MAX_PLAYERS,
@@ -263,6 +265,13 @@ class GameService:
                 to_text(state),
                 state.over,
             )
+        except DBAPIError as e:
+            # Not accepted: nobody is told of it. Should the commit have landed after all, the
+            # next move meets it as a Conflict below and reloads.
+            log.warning("storing a move of game %s failed: %s", game.id, e.orig)
+            raise ServiceError(
+                "storage_unavailable", "the database could not store the move; try again"
+            ) from None
         except Conflict:
             # Another process wrote this step: our copy is old. Reload it and refuse the move.
             row = await asyncio.to_thread(self.store.load_game, game.id)
