@@ -43,3 +43,41 @@ def test_a_move_the_database_cannot_store_is_refused_and_not_applied(tmp_path: P
         asyncio.run(scenario())
     finally:
         store.close()
+
+
+def test_bots_wait_out_a_database_outage_and_finish_the_game(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    folder.mkdir()
+    away = tmp_path / "away"
+    store = Store(f"sqlite:///{folder / 'robinson.sqlite3'}")
+
+    async def scenario() -> None:
+        service = GameService(store, bot_delay=0.005)
+        made = await service.create_table(
+            [SeatSpec("A", "bot", "eager"), SeatSpec("B", "bot", "random")],
+            {"edition": "standard"},
+        )
+        table = await service.table_of_game(made["game"])
+        while table.game.version < 3:
+            await asyncio.sleep(0.005)
+        # The database vanishes for a while (its folder is moved away; new connections fail),
+        # then comes back with everything it had.
+        folder.rename(away)
+        store.engine.dispose()
+        stalled = table.game.version
+        await asyncio.sleep(0.8)
+        assert table.game.version <= stalled + 1  # at most a write already under way landed
+        away.rename(folder)
+        for _ in range(2000):
+            if table.game.state.over:
+                break
+            await asyncio.sleep(0.01)
+        assert table.game.state.over
+        row = await asyncio.to_thread(store.load_game, made["game"])
+        assert row is not None and len(row.actions) == table.game.version
+        await service.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()

@@ -47,6 +47,7 @@ log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
 MAX_NAME = 40
+BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 
 
 def _new_id() -> str:
@@ -296,9 +297,11 @@ class GameService:
             table.bot_task = asyncio.create_task(self._drive_bots(table))
 
     async def _drive_bots(self, table: LiveTable) -> None:
+        pause = self.bot_delay
         try:
             while table.to_move_is_bot():
-                await asyncio.sleep(self.bot_delay)
+                await asyncio.sleep(pause)
+                pause = self.bot_delay
                 async with table.lock:
                     if not table.to_move_is_bot():
                         return
@@ -311,7 +314,14 @@ class GameService:
                         # Off the event loop: the optimal bot solves its game on first use.
                         bot = table.bot_for(seat)
                         action = await asyncio.to_thread(bot.choose, game.state)
-                    await self._commit(table, action, seat)  # the running driver is not woken twice
+                    try:
+                        await self._commit(table, action, seat)  # the driver is not woken twice
+                    except ServiceError as e:
+                        if e.code not in ("storage_unavailable", "stale_version"):
+                            raise
+                        # The database failed (the move was not made), or another process
+                        # moved first (the game was reloaded): look again after a pause.
+                        pause = max(self.bot_delay, BOT_RETRY_PAUSE)
         except asyncio.CancelledError:
             raise
         except Exception:  # a bot task must never die silently
