@@ -293,3 +293,33 @@ def test_no_emoji_that_a_browser_without_an_emoji_font_would_show_as_a_box() -> 
             text = f.read_text(encoding="utf-8")
             odd = {c for c in text if ord(c) >= 0x1F000 or 0x2600 <= ord(c) <= 0x27BF}
             assert not odd, (f.name, odd)
+
+
+def test_the_board_reflows_when_the_window_crosses_the_phone_breakpoint(
+    server: Server, browser: Browser
+) -> None:
+    _, link = _hot_seat(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    problems = _watch(page)
+
+    def row_of(square: int) -> float:
+        box = page.locator(f"[data-square='{square}'] rect").bounding_box()
+        assert box is not None
+        return box["y"]
+
+    try:
+        page.goto(server.base + link)
+        page.wait_for_selector("[data-move]")
+        assert row_of(6) == row_of(5) and row_of(10) > row_of(9)  # nine to a row
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("document.querySelector('#board').classList.contains('narrow')")
+        assert row_of(6) > row_of(5) and row_of(10) == row_of(9)  # five to a row
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.wait_for_function("!document.querySelector('#board').classList.contains('narrow')")
+        assert row_of(6) == row_of(5)
+        assert page.locator("#pawns .pawn").count() == 2  # the pawns are drawn again
+        assert problems == []
+    finally:
+        context.close()

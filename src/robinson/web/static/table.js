@@ -213,6 +213,11 @@ export async function openTable(tableId) {
   await mapTokens();
   drawParrot($("parrot-bird"));
   $("verify").onclick = verifyDice;
+  // The board's column count follows the window (columnsFor): redraw it when a resize or a
+  // turned phone crosses the breakpoint, pawns and all.
+  window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => {
+    if (state.game) { redrawBoard(); render(state.game); }
+  });
   connect();
 }
 
