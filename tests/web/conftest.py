@@ -21,6 +21,18 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
+# The moves that always make progress: a test that plays "whatever is offered first" can stay in
+# the tree (7) for ever, and with every pawn there the game would never end.
+FORWARD = ("roll", "move", "again", "jump")
+
+
+def forward(legal: list[str]) -> str:
+    """The move that keeps the game going (the eager option) among `legal`."""
+    return next(m for m in FORWARD if m in legal)
+
+
+FORWARD_BUTTON = ", ".join(f"#actions button:not([disabled])[data-move='{m}']" for m in FORWARD)
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from tests.web.conftest import forward
+
 if TYPE_CHECKING:
     from tests.web.conftest import Server
 
@@ -129,13 +131,13 @@ def test_each_refusal_has_its_code_and_leaves_the_game_unharmed(server: Server) 
 
 
 def _play_to_the_end(server: Server, t: dict[str, Any]) -> dict[str, Any]:
-    """Play every human seat with the first legal move until the game is over."""
+    """Play every human seat with the forward move until the game is over."""
     for _ in range(5000):
         game: dict[str, Any] = server.get(f"/api/tables/{t['table']}").json()["game"]
         if game["over"]:
             return game
         seat = game["to_move"]
-        r = _act(server, t, seat, game["version"], game["legal"][0])
+        r = _act(server, t, seat, game["version"], forward(game["legal"]))
         assert r.status_code == 200, r.text
     raise AssertionError("the game did not end")
 

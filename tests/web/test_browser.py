@@ -16,6 +16,8 @@ if CHROMIUM is None:
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
+from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
+
 if TYPE_CHECKING:
     from tests.web.conftest import Server
 
@@ -51,7 +53,7 @@ def _play_until_over(pages: list[Page], limit: int = 3000) -> None:
         if pages[0].locator("#end:not([hidden])").count():
             return
         for page in pages:
-            button = page.locator("#actions button:not([disabled])").first
+            button = page.locator(FORWARD_BUTTON).first
             if button.count():
                 # re-rendered under the click: the next round looks again
                 with contextlib.suppress(Exception):

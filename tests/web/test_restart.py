@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import forward
+
 
 def _table(srv: Any, t: dict[str, Any]) -> dict[str, Any]:
     game: dict[str, Any] = srv.get(f"/api/tables/{t['table']}").json()["game"]
@@ -19,7 +21,7 @@ def _move(srv: Any, t: dict[str, Any], game: dict[str, Any]) -> None:
     body = {
         "token": t["seats"][seat]["token"],
         "version": game["version"],
-        "move": game["legal"][0],
+        "move": forward(game["legal"]),
     }
     r = srv.post(f"/api/games/{game['id']}/actions", body)
     assert r.status_code == 200, r.text
