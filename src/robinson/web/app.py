@@ -21,6 +21,7 @@ from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, Ruleset
 from robinson.web import texts
 from robinson.web.errors import ServiceError
+from robinson.web.odds import OddsService
 from robinson.web.protocol import (
     MAX_MESSAGE,
     Act,
@@ -37,6 +38,7 @@ from robinson.web.protocol import (
     client_message,
     explain,
 )
+from robinson.web.routes import odds as odds_routes
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.store import Store
 
@@ -51,11 +53,13 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         store = Store(database_url)
         service = GameService(store, bot_delay)
         app.state.service = service
+        app.state.odds = OddsService()
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            app.state.odds.close()
             store.close()
 
     app = FastAPI(
@@ -226,6 +230,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     async def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
+    app.include_router(odds_routes.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
