@@ -86,6 +86,20 @@ def _mapped(path: Path, m: int) -> FloatArray | None:
     return values  # type: ignore[no-any-return]
 
 
+_OPEN: dict[tuple[str, str, str, int], FloatArray] = {}
+
+
+def row(ruleset: Ruleset, policy: str, m: int, index: int) -> list[float]:
+    """`V[index]` as floats: the lookup itself, with the mapped table kept per (cache
+    directory, rules, policy, m) so that a lookup costs no path or file work."""
+    key = (os.environ.get(store.CACHE_ENV, ""), rules_key(ruleset), policy, m)
+    table = _OPEN.get(key)
+    if table is None:
+        # A plain ndarray view of the mapping: indexing a memmap makes a memmap per row.
+        table = _OPEN[key] = values(ruleset, policy, m).view(np.ndarray)
+    return table[index].tolist()  # type: ignore[no-any-return]
+
+
 def values(ruleset: Ruleset, policy: str, m: int) -> FloatArray:
     """`V[state, relative seat]` of the chain of m living players, memory-mapped (read-only);
     solved and written first if this machine does not have it yet."""
@@ -95,6 +109,7 @@ def values(ruleset: Ruleset, policy: str, m: int) -> FloatArray:
     found = _mapped(path, m)
     if found is None:
         _mapped.cache_clear()  # a bad or missing file must not stay cached
+        _OPEN.clear()
         ensure(ruleset, policy, m)
         found = _mapped(path, m)
         if found is None:
@@ -128,6 +143,7 @@ def ensure(ruleset: Ruleset, policy: str, m: int) -> float:
                 loaded = solved.values
             sub = Solution(k, loaded, 0, 0.0, 0.0, 0.0)
     _mapped.cache_clear()
+    _OPEN.clear()
     return spent
 
 
@@ -182,3 +198,4 @@ def store_solution(ruleset: Ruleset, policy: str, chains: list[FloatArray]) -> N
                     raise RobinsonError(f"a chain of {m} players has shape {(codes.K**m, m)}")
                 _save(path, np.ascontiguousarray(array, dtype=np.float64))
     _mapped.cache_clear()
+    _OPEN.clear()
