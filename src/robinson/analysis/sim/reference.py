@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed, faces
 from robinson.analysis.sim.policies import Decide
-from robinson.engine import Action, Phase, Roll, State, apply, new_game
+from robinson.engine import Action, Phase, Roll, State, apply
 from robinson.engine.events import BecameFriday, Moved, Skipped, TurnBegan, Won
 
 # Moves that land (and resolve the square); canoe and swap moves trigger nothing.
@@ -32,10 +32,11 @@ class Counts:
 
 def play(setup: Setup, game: int, decide: Decide, max_rolls: int) -> tuple[State, Counts]:
     """Game `game` of `setup`: the final state and what its events counted."""
-    state = new_game(setup.players, setup.ruleset, setup.first)
+    state = setup.start()
     dice = faces(setup.seed, game)
     turns = [0] * setup.players
-    turns[setup.first] = 1
+    assert state.to_move is not None
+    turns[state.to_move] = 1  # the turn being played counts
     c = Counts()
     landings = c.landings
     roll_phase = Phase.ROLL
