@@ -18,9 +18,9 @@ _WHERE = {
     "ACTIONS": "robinson.rl.match",
     "aec_env": "robinson.rl.aec",
     "SingleAgentEnv": "robinson.rl.single",
-    "PawnPosition": "robinson.rl.score",
-    "Score": "robinson.rl.score",
-    "score": "robinson.rl.score",
+    "PawnPosition": "robinson.rl.scoring",
+    "Score": "robinson.rl.scoring",
+    "score": "robinson.rl.scoring",
 }
 
 
