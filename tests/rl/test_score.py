@@ -69,6 +69,24 @@ def test_the_coin_flipper_loses_to_the_best_response_and_matches_played_games() 
     assert abs(wins / games - p) < half_width
 
 
+def test_random_opponents_score_matches_played_games() -> None:
+    pytest.importorskip("gymnasium", reason="the optional extra 'rl' is not installed")
+    from robinson.rl import SingleAgentEnv
+
+    result = score(eager, 2, "standard", opponents="random", best=False)
+    env = SingleAgentEnv(2, seat=0, opponents="random")
+    games, wins = 1000, 0
+    for seed in range(games):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            first = info["options"][0]
+            _, reward, done, _, info = env.step(0 if first in ("roll", "again", "jump") else 1)
+        wins += int(reward)
+    p = result.p_win[0]
+    assert abs(wins / games - p) < 3.3 * math.sqrt(p * (1 - p) / games)  # 99.9 %
+
+
 def test_pawn_position_of_a_state_and_back() -> None:
     ruleset = Ruleset("standard")
     position = PawnPosition("tree", 5, 7, ((12, 1), (4, 0)))
