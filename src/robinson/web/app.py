@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, Ruleset
 from robinson.web import texts
+from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.protocol import (
     MAX_MESSAGE,
@@ -45,17 +46,22 @@ STATIC = resources.files("robinson.web") / "static"
 log = logging.getLogger("robinson.web")
 
 
-def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
+def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None = None) -> FastAPI:
+    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py)."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        service = GameService(store, bot_delay)
+        cluster = await connect_cluster(redis_url)
+        service = GameService(store, bot_delay, cluster)
         app.state.service = service
+        app.state.cluster = cluster
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            await cluster.close()
             store.close()
 
     app = FastAPI(
