@@ -37,6 +37,7 @@ OnResync = Callable[[], Awaitable[None]]
 CHANNEL = "robinson:t:"
 OUTBOX = 10_000  # messages waiting for Redis; past that they are dropped (the others resync)
 RETRY_PAUSE = 0.5  # seconds between attempts to reach Redis again
+GIVE_UP = 60.0  # seconds a message waits for Redis before it is dropped
 
 
 class Broadcaster(Protocol):
@@ -76,8 +77,11 @@ class RedisBroadcaster:
     """Redis pub/sub. One connection reads every followed channel; a publisher task sends the
     queued messages in order (pipelined), so a move never waits for Redis."""
 
-    def __init__(self, redis: Redis, process_id: str) -> None:
+    def __init__(self, redis: Redis, process_id: str, subscriber: Redis | None = None) -> None:
+        """`subscriber`: a client for the subscription that does not retry by itself (its
+        quiet reconnection would hide that messages were lost; the reader then resyncs)."""
         self.redis = redis
+        self.subscriber = subscriber or redis
         self.process_id = process_id
         self._channels: set[str] = set()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX)
@@ -129,6 +133,10 @@ class RedisBroadcaster:
             # A failure here is the reader's to repair: it subscribes everything again.
             with contextlib.suppress(Exception):
                 await self._pubsub.subscribe(channel)
+                # Whatever was published before this point is in the database: the copy
+                # looks there once, so a move made while it loaded is not missed.
+                if self._on_message is not None and channel in self._channels:
+                    self._on_message(channel[len(CHANNEL) :], {"k": "followed"})
 
     async def _unsubscribe(self, channel: str) -> None:
         if self._pubsub is not None and channel not in self._channels:
@@ -136,7 +144,7 @@ class RedisBroadcaster:
                 await self._pubsub.unsubscribe(channel)
 
     async def _connect(self) -> PubSub:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.subscriber.pubsub(ignore_subscribe_messages=True)
         # A placeholder channel of our own: a PubSub with no subscription cannot be read.
         await pubsub.subscribe(f"robinson:p:{self.process_id}", *self._channels)
         return pubsub
@@ -190,17 +198,22 @@ class RedisBroadcaster:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 500:
                 batch.append(self._outbox.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
-                self.published += len(batch)
-                self.published_bytes += sum(len(d) for _, d in batch)
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                # Lost: the other processes see the gap at the next move, or resync when their
-                # own subscription comes back. The database has every move.
-                log.warning("publishing %d messages failed: %s", len(batch), e)
-                await asyncio.sleep(RETRY_PAUSE)
+            # Sent again until Redis takes it (an old step is ignored by whoever has it), so the
+            # last move before an outage is not lost to the others; dropped after GIVE_UP.
+            give_up = asyncio.get_running_loop().time() + GIVE_UP
+            while True:
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                    self.published += len(batch)
+                    self.published_bytes += sum(len(d) for _, d in batch)
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    log.warning("publishing %d messages failed: %s", len(batch), e)
+                    if asyncio.get_running_loop().time() > give_up:
+                        break  # the others resync when their subscription comes back
+                    await asyncio.sleep(RETRY_PAUSE)

@@ -43,7 +43,8 @@ class Cluster:
     counters: Counters = field(default_factory=LocalCounters)
     presence: Presence = field(default_factory=LocalPresence)
     process: str = field(default_factory=process_id)
-    redis: Any = None  # the client, when there is one (closed by `close`)
+    redis: Any = None  # the clients, when there are (closed by `close`)
+    subscriber: Any = None
 
     @property
     def shared(self) -> bool:
@@ -51,8 +52,9 @@ class Cluster:
         return self.redis is not None
 
     async def close(self) -> None:
-        if self.redis is not None:
-            await self.redis.aclose()
+        for client in (self.redis, self.subscriber):
+            if client is not None:
+                await client.aclose()
 
 
 async def connect(url: str | None) -> Cluster:
@@ -72,14 +74,20 @@ async def connect(url: str | None) -> Cluster:
     except Exception as e:
         await redis.aclose()
         raise RedisUnavailable(f"cannot reach Redis at {_safe(url)}: {e}") from None
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    # The subscription's own client does not reconnect quietly: the broadcaster must know.
+    subscriber = Redis.from_url(url, socket_connect_timeout=2.0, retry=Retry(NoBackoff(), 0))
     me = process_id()
     return Cluster(
-        bus=RedisBroadcaster(redis, me),
+        bus=RedisBroadcaster(redis, me, subscriber),
         leases=RedisLeases(redis, me),
         counters=RedisCounters(redis),
         presence=RedisPresence(redis, me),
         process=me,
         redis=redis,
+        subscriber=subscriber,
     )
 
 

@@ -536,6 +536,8 @@ class GameService:
                 table.seats = row.seats
                 self._broadcast_seats(table)
                 self._wake_bots(table)
+        elif kind == "followed":
+            await self._catch_up(table)
         elif kind in ("game", "reload"):
             await self._reload(table)
         elif isinstance(kind, str) and kind in self.bus_handlers:
