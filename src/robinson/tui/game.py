@@ -13,8 +13,19 @@ from pathlib import Path
 from typing import TextIO
 
 from robinson.bots import Bot, make_bot
-from robinson.engine import Action, Choose, GameRecord, Phase, Roll, Ruleset, State, apply
-from robinson.engine.events import Event, Moved, TurnBegan
+from robinson.engine import (
+    Action,
+    Choose,
+    Event,
+    GameRecord,
+    Moved,
+    Phase,
+    Roll,
+    Ruleset,
+    State,
+    TurnBegan,
+    apply,
+)
 from robinson.i18n import Translator
 from robinson.tui.board import board_lines, square_card, standings_lines
 

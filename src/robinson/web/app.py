@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
-from robinson.engine import EDITIONS, Ruleset
+from robinson.engine import DECISION_TABLE, EDITIONS, Ruleset
 from robinson.web import texts
 from robinson.web.errors import ServiceError
 from robinson.web.protocol import (
@@ -110,6 +110,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
             ],
             "bots": list(BOT_NAMES),
             "languages": list(texts.LANGUAGES),
+            "decisions": [d.to_json() for d in DECISION_TABLE],
         }
 
     @app.post("/api/tables", status_code=201)

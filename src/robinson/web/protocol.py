@@ -3,11 +3,17 @@ docs/protocol.md explains them with examples."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
-Move = Literal["roll", "restart", "move", "stay", "again", "stop", "jump"]
+from robinson.engine import OPTIONS
+
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
+if TYPE_CHECKING:
+    Move = str
+else:  # an enum in the schema, from the engine's table
+    Move = Literal[MOVES]
 MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 
 

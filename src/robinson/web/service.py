@@ -25,6 +25,7 @@ from robinson.bots import BOT_NAMES
 from robinson.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OPTIONS,
     Action,
     Choose,
     GameRecord,
@@ -45,7 +46,7 @@ from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
-MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 MAX_NAME = 40
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 

@@ -16,7 +16,7 @@ from matplotlib.patches import Rectangle
 
 from robinson.analysis.report.data import ChoiceValue
 from robinson.analysis.report.exact import ExactChoice, ExactChoices, placing_label
-from robinson.engine import SQUARES, Effect
+from robinson.engine import FOOTPRINT_TARGET, SQUARES, Effect
 
 Summary = dict[str, Any]  # a `Summary.to_json()` object
 COLUMNS = 9  # the board drawn as 5 rows of 9 squares, snaking upwards
@@ -93,7 +93,7 @@ def _cell(square: int) -> tuple[int, int]:
 
 _MARK = {
     Effect.SHIPWRECK: "wreck", Effect.TREE: "tree", Effect.FEVER: "fever", Effect.BREAD: "bread",
-    Effect.CANOE: "canoe", Effect.FOOTPRINT: "→14", Effect.FRIDAY: "Friday",
+    Effect.CANOE: "canoe", Effect.FOOTPRINT: f"→{FOOTPRINT_TARGET}", Effect.FRIDAY: "Friday",
     Effect.RESCUE: "rescue", Effect.SHIP: "ship", Effect.GALLOWS: "6 dies", Effect.HOME: "home",
     Effect.TRAVEL: "all pay",
 }  # fmt: skip
