@@ -117,6 +117,7 @@ class _Table:
         self.ruleset = state.ruleset
         self.optional = state.ruleset.optional_choices
         self.board = state.ruleset.board
+        self.squares = self.board.squares  # a plain tuple: indexed on every roll
         self.position = [p.position for p in state.players]
         self.purse = [p.purse for p in state.players]
         self.alive = [p.alive for p in state.players]
@@ -188,7 +189,7 @@ class _Table:
         seat = self.seat
         self.events.append(Rolled(seat, face))
         here = self.position[seat]
-        effect = self.board[here].effect
+        effect = self.squares[here].effect
         if effect is Effect.GALLOWS and face == board.DEATH_ROLL:
             self.die(seat)
             return
@@ -228,7 +229,7 @@ class _Table:
                 self.end_turn()
         else:  # Phase.CANOE
             if onward:
-                self.jump(seat, self.board[square].target or square, "canoe")
+                self.jump(seat, self.squares[square].target or square, "canoe")
             self.end_turn()
 
     def await_decision(self, phase: Phase, face: int | None = None) -> None:
@@ -252,7 +253,7 @@ class _Table:
 
     def land(self, seat: int, square: int) -> None:
         """Resolve the square landed on, then end the turn unless it continues (section 5)."""
-        sq = self.board[square]
+        sq = self.squares[square]
         effect = sq.effect
         if effect is Effect.TRAVEL:
             for payer in (seat, *self._seats_after(seat)):
