@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from robinson.engine import OPTIONS
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
 
 MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 if TYPE_CHECKING:
     Move = str
 else:  # an enum in the schema, from the engine's table
     Move = Literal[MOVES]
-MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 
 
 class Strict(BaseModel):
@@ -22,7 +22,7 @@ class Strict(BaseModel):
 
 
 class SeatIn(Strict):
-    name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    name: str = Field(min_length=1, max_length=MAX_NAME, examples=["Anna"])
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, description="bot name when kind is 'bot'")
 
@@ -34,7 +34,7 @@ class TableIn(Strict):
     share: Literal["half", "third"] = "half"
     first: StrictInt = 0
     language: str = Field(default="en", description="the table's default language")
-    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
 
 
 class ActIn(Strict):
@@ -58,7 +58,7 @@ class BotIn(Strict):
 class Hello(Strict):
     type: Literal["hello"]
     lang: str = "en"
-    tokens: list[str] = Field(default_factory=list, max_length=8)
+    tokens: list[str] = Field(default_factory=list, max_length=MAX_TOKENS)
 
 
 class Lang(Strict):

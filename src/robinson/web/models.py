@@ -1,0 +1,267 @@
+"""What the server answers: every REST response and every WebSocket message from server to client
+(pydantic). The incoming shapes are in protocol.py; docs/protocol.md explains both.
+
+The service and the live table build plain dicts; the REST routes declare these models as their
+`response_model` and the WebSocket sender validates each message against `ServerMessage`, so a
+field added in one place and not here fails loudly (`extra="forbid"`) instead of drifting.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from robinson.web.protocol import Move
+
+Kind = Literal["human", "bot"]
+MessageId = int | str | None
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- REST -----------------------------------------------------------------------------------------
+
+
+class Edition(Out):
+    name: str
+    fever: str = Field(description="what square 12 does: skip_turn or extra_roll")
+    choices: str = Field(description="optional or compulsory decisions")
+
+
+class Limits(Out):
+    name: int = Field(description="most characters in a seat's name")
+    min_seats: int
+    max_seats: int
+    message: int = Field(description="most bytes in a request body or WebSocket message")
+
+
+class Decision(Out):
+    """A row of the engine's decisions table (`robinson.engine.DECISION_TABLE`)."""
+
+    phase: str = Field(description="what the game waits for while the decision is pending")
+    square: int = Field(description="the square that offers it, on the standard board")
+    offered: str = Field(description="roll_in_view (before moving, roll seen) or on_landing")
+    options: list[Move] = Field(description="the two options, in the order to show them")
+    forward: Move = Field(description="the forward ('eager') option")
+
+
+class Meta(Out):
+    editions: list[Edition]
+    bots: list[str]
+    languages: list[str]
+    limits: Limits
+    decisions: list[Decision]
+
+
+class SeatCreated(Out):
+    seat: int
+    name: str
+    kind: Kind
+    bot: str | None
+    token: str = Field(description="the seat's secret: shown once, never stored in clear")
+    link: str = Field(description="the invite link, /t/{table}#{token}")
+
+
+class TableCreated(Out):
+    table: str
+    game: str
+    spectator: str = Field(description="the spectator link")
+    seats: list[SeatCreated]
+
+
+class PlayerView(Out):
+    seat: int
+    kind: Kind
+    bot: str | None
+    name: str
+    position: int
+    purse: int
+    alive: bool
+    friday: int | None
+    skips: int
+    shipwrecked: bool
+
+
+class PayoutStep(BaseModel):
+    """One step of the end: the engine's `won` or `transfer` event as JSON, plus its narration."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: Literal["won", "transfer"]
+    text: str
+
+
+class GameView(Out):
+    id: str
+    number: int = Field(description="1 for a table's first game, 2 for the rematch, ...")
+    ruleset: dict[str, Any]
+    rules: str = Field(description="the ruleset in the viewer's language")
+    first: int
+    version: int = Field(description="the number of actions in the log")
+    phase: str
+    to_move: int | None
+    pending_roll: int | None
+    last_roll: int | None
+    bank: int
+    over: bool
+    winner: int | None
+    legal: list[Move]
+    prompt: str
+    seed_sha256: str
+    seed: str | None = Field(description="revealed once the game is over")
+    payout: list[PayoutStep]
+    players: list[PlayerView]
+
+
+class TableView(Out):
+    table: str
+    language: str = Field(description="the table's default language")
+    game: GameView
+
+
+class Seat(Out):
+    seat: int
+
+
+class Version(Out):
+    version: int
+
+
+class Ok(Out):
+    ok: Literal[True]
+
+
+class NewGame(Out):
+    game: str
+
+
+class PlayerState(Out):
+    position: int
+    purse: int
+    alive: bool
+    friday: int | None
+    skips: int
+    shipwrecked: bool
+
+
+class StateJson(Out):
+    """The engine's state as JSON, without names (the replay's names are in its record)."""
+
+    over: bool
+    winner: int | None
+    to_move: int | None
+    phase: str
+    pending_roll: int | None
+    bank: int
+    players: list[PlayerState]
+
+
+class ReplaySeat(Out):
+    kind: Kind
+    bot: str | None
+
+
+class ReplayStep(Out):
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    narration: list[str]
+    state: StateJson
+
+
+class Replay(Out):
+    game: str
+    record: dict[str, Any] = Field(description="the engine's record JSON")
+    seats: list[ReplaySeat]
+    initial: StateJson
+    steps: list[ReplayStep]
+
+
+class SquareText(Out):
+    number: int
+    kind: str
+    title: str
+    story: str
+    effect: str | None = Field(description="the rule in force; null for a story square")
+
+
+class Texts(Out):
+    lang: str
+    ui: dict[str, str]
+    plurals: dict[str, list[str]]
+    plural_index: list[int]
+    options: dict[str, str]
+    squares: list[SquareText]
+    rules: str
+
+
+class ErrorBody(Out):
+    code: str = Field(description="stable: clients switch on it (docs/protocol.md, Errors)")
+    message: str = Field(description="for people: what was expected")
+
+
+class Error(Out):
+    error: ErrorBody
+
+
+# -- WebSocket, server to client ----------------------------------------------------------------
+
+
+class Snapshot(Out):
+    type: Literal["snapshot"]
+    table: str
+    language: str
+    lang: str
+    you: list[int] = Field(description="the seats this connection holds")
+    game: GameView
+    log: list[str]
+
+
+class Update(Out):
+    type: Literal["update"]
+    game: str
+    version: int
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    narration: list[str]
+    state: GameView
+
+
+class StateChanged(Out):
+    type: Literal["state"]
+    state: GameView
+
+
+class Ack(Out):
+    type: Literal["ack"]
+    id: MessageId = None
+    version: int | None = None
+    game: str | None = None
+
+
+class Pong(Out):
+    type: Literal["pong"]
+    id: MessageId = None
+
+
+class ErrorMessage(Out):
+    type: Literal["error"]
+    code: str
+    message: str
+    id: MessageId = None
+
+
+ServerMessage = Annotated[
+    Snapshot | Update | StateChanged | Ack | Pong | ErrorMessage, Field(discriminator="type")
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as JSON text, checked against its model. Keys the builder left out stay
+    out (`exclude_unset`), so the bytes are those of the dict."""
+    checked = server_message.validate_python(message)
+    text: str = checked.model_dump_json(exclude_unset=True)
+    return text
