@@ -15,7 +15,8 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
-from robinson.web.routes import games, meta, pages, socket, tables
+from robinson.web.odds import OddsService
+from robinson.web.routes import games, meta, odds, pages, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
 
@@ -28,11 +29,13 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         store = Store(database_url)
         service = GameService(store, bot_delay)
         app.state.service = service
+        app.state.odds = OddsService()
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            app.state.odds.close()
             store.close()
 
     app = FastAPI(
@@ -45,7 +48,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
     app.middleware("http")(limit_body)
-    for module in (meta, tables, games, socket, pages):
+    for module in (meta, tables, games, odds, socket, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
