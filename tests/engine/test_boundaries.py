@@ -22,11 +22,13 @@ ROOT = Path(robinson.__file__).parent
 ENGINE = Path(robinson.engine.__file__).parent
 
 # Lowest first. A package may import the packages of lower layers only; `fairdice` is the dice
-# scheme shared by the web server and `robinson verify`; `rl` (learning environments) sits above
-# the interfaces whose boards it draws.
+# scheme shared by the web server and `robinson verify`; the analysis' report speaks the
+# languages of `i18n`; `rl` (learning environments) sits above the interfaces whose boards it
+# draws.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"engine"}),
-    frozenset({"fairdice", "i18n", "analysis"}),
+    frozenset({"fairdice", "i18n"}),
+    frozenset({"analysis"}),
     frozenset({"bots"}),
     frozenset({"tui", "web"}),
     frozenset({"rl"}),
