@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, Ruleset
-from robinson.web import texts
+from robinson.web import static_files, texts
 from robinson.web.errors import ServiceError
 from robinson.web.protocol import (
     MAX_MESSAGE,
@@ -226,6 +226,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     async def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
+    static_files.install(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
