@@ -26,6 +26,7 @@ from robinson.engine import (
 from robinson.engine.events import Transfer, Won
 from robinson.web import texts
 from robinson.web.dice import SCHEME
+from robinson.web.limits import MAX_TOKEN, MIN_TOKEN
 from robinson.web.store import GameRow, SeatRow, TableRow
 
 
@@ -116,7 +117,7 @@ class LiveTable:
         return [s.name for s in self.seats]
 
     def seat_of(self, token: object) -> int | None:
-        if not isinstance(token, str) or not 8 <= len(token) <= 200:
+        if not isinstance(token, str) or not MIN_TOKEN <= len(token) <= MAX_TOKEN:
             return None
         digest = token_hash(token)
         for s in self.seats:
@@ -245,5 +246,4 @@ def _actor(e: Event) -> int | None:
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    lines = (texts.narrate(lang, e, names) for e in events)
-    return [line for line in lines if line]
+    return texts.narrate_all(lang, events, names)

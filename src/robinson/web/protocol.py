@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
+
 Move = Literal["roll", "restart", "move", "stay", "again", "stop", "jump"]
-MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 
 
 class Strict(BaseModel):
@@ -16,7 +17,7 @@ class Strict(BaseModel):
 
 
 class SeatIn(Strict):
-    name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    name: str = Field(min_length=1, max_length=MAX_NAME, examples=["Anna"])
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, description="bot name when kind is 'bot'")
 
@@ -28,7 +29,7 @@ class TableIn(Strict):
     share: Literal["half", "third"] = "half"
     first: StrictInt = 0
     language: str = Field(default="en", description="the table's default language")
-    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
 
 
 class ActIn(Strict):
@@ -52,7 +53,7 @@ class BotIn(Strict):
 class Hello(Strict):
     type: Literal["hello"]
     lang: str = "en"
-    tokens: list[str] = Field(default_factory=list, max_length=8)
+    tokens: list[str] = Field(default_factory=list, max_length=MAX_TOKENS)
 
 
 class Lang(Strict):

@@ -23,8 +23,6 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Action,
     Choose,
     GameRecord,
@@ -40,13 +38,13 @@ from robinson.engine import (
 )
 from robinson.web import dice, texts
 from robinson.web.errors import ServiceError
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
 from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
 from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
-MAX_NAME = 40
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 
 
@@ -92,9 +90,9 @@ class GameService:
         first: int = 0,
         language: str = "en",
     ) -> dict[str, Any]:
-        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise ServiceError(
-                "bad_request", f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(seats)}"
+                "bad_request", f"a table has {MIN_SEATS} to {MAX_SEATS} seats, got {len(seats)}"
             )
         try:
             rules = Ruleset.from_json(ruleset)

@@ -4,20 +4,16 @@ A first visit downloads the page gzip-compressed; a repeat visit asks "has it ch
 file (If-None-Match) and gets 304 Not Modified with no body. Every cacheable GET answer carries
 an ETag made from its body (weak, since gzip may re-encode it) and `Cache-Control: no-cache`
 (keep it, but check before using it), so a new release is picked up at once: no hashed file
-names, no build step. The rules page is one more address for the same single page."""
+names, no build step."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Awaitable, Callable, MutableMapping
-from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
 from starlette.middleware.gzip import GZipMiddleware
-
-STATIC = resources.files("robinson.web") / "static"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -91,11 +87,6 @@ class Revalidate:
 
 
 def install(app: FastAPI) -> None:
-    """Compression (outermost, so the ETag is of the plain body), revalidation, /rules."""
-
-    @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
-
+    """Compression (outermost, so the ETag is of the plain body), then revalidation."""
     app.add_middleware(Revalidate)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=9)

@@ -6,6 +6,7 @@ import { drawParrot, spots } from "./board.js";
 import { payoutOf, renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
+import { showChart, showOdds } from "./odds.js";
 import { $, redrawBoard, renderPlayers, showDie } from "./table.js";
 import { t } from "./texts.js";
 
@@ -27,7 +28,9 @@ export async function openReplay(gameId, lang) {
   const log = new TurnLog($("log"), names);
   const scrub = $("scrub");
   scrub.max = total;
-  let i = Math.max(0, Math.min(total, Number(new URLSearchParams(location.search).get("step")) || 0));
+  // ?step=N (or #step=N, as the odds chart links) is the position to open at
+  const asked = new URLSearchParams(location.search).get("step") ?? (location.hash.match(/step=(\d+)/) || [])[1];
+  let i = Math.max(0, Math.min(total, Number(asked) || 0));
   let timer = null;
 
   const playersAt = (k) => {
@@ -39,6 +42,7 @@ export async function openReplay(gameId, lang) {
     const before = { ...spots };
     const over = s.winner !== null && s.winner !== undefined || i === total;
     renderPlayers(players, { toMove: over ? null : s.to_move, bank: s.bank });
+    showOdds(gameId, i, s.to_move ?? null);
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
     showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);
     if (animate && !still()) { walkPawns($("board"), data.steps[i - 1].events, before); flyTokens(data.steps[i - 1].events); }
@@ -91,5 +95,6 @@ export async function openReplay(gameId, lang) {
   // the board follows the window across the phone breakpoint, as at the live table
   window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => { redrawBoard(); show(); });
   show();
+  showChart(gameId, $("replay"), names, (v) => go(v));
   $("forward").focus();
 }

@@ -8,6 +8,7 @@ import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, robotIc
 import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
+import { showChart, showOdds } from "./odds.js";
 import { ensureTexts, loadTexts, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -193,6 +194,7 @@ function render(game) {
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
   addSeatButtons(game);
+  showOdds(game.id, game.version, game.over ? null : game.to_move);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
@@ -225,6 +227,7 @@ function render(game) {
   const fresh = game.over && state.payoutShown !== game.id;
   if (game.over) state.payoutShown = game.id;
   renderEnd($("end"), game, { fresh, links: true });
+  if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
   for (const panel of panels) panel(game, view());
 }
 
