@@ -13,10 +13,10 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from robinson.web import static_files
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
 from robinson.web.odds import OddsService
-from robinson.web import static_files
 from robinson.web.routes import games, meta, odds, pages, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
