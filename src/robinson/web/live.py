@@ -179,8 +179,9 @@ class LiveTable:
         lines: list[str] = []
         kinds: list[tuple[str, int | None]] = []  # the event of each line, for the page's log
         for _, _, events in self.game.record().steps():
-            for e in events:
-                line = texts.narrate(listener.lang, e, self.names)
+            for e, line in zip(
+                events, texts.narrate_each(listener.lang, events, self.names), strict=True
+            ):
                 if line:
                     lines.append(line)
                     kinds.append((e.kind, _actor(e)))
@@ -209,6 +210,7 @@ class LiveTable:
         for listener in list(self.listeners):
             msg = per_lang.get(listener.lang)
             if msg is None:
+                each = texts.narrate_each(listener.lang, events, self.names)
                 msg = {
                     "type": "update",
                     "game": self.game.id,
@@ -216,7 +218,8 @@ class LiveTable:
                     "seat": seat,
                     "action": action.to_json(),
                     "events": events_json,
-                    "narration": narrate_all(listener.lang, events, self.names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": self.game_view(listener.lang),
                 }
                 per_lang[listener.lang] = msg

@@ -15,10 +15,11 @@ function make(tag, text, attrs = {}) {
 
 // The payout steps of a game's last events with their narration (for the replay, which has the
 // events; a live game's view carries them ready made).
-export function payoutOf(events, lines) {
+export function payoutOf(events, lines, told) {
   const steps = [];
-  events.forEach((e, i) => {
-    if (e.kind === "won" || (e.kind === "transfer" && PAYOUT.includes(e.reason))) steps.push({ ...e, text: lines[i] });
+  lines.forEach((line, j) => {
+    const e = events[told ? told[j] : j];
+    if (e && (e.kind === "won" || (e.kind === "transfer" && PAYOUT.includes(e.reason)))) steps.push({ ...e, text: line });
   });
   return steps;
 }

@@ -77,7 +77,11 @@ export class TurnLog {
   }
 }
 
-// Pair a step's events with its narration lines (one line per event, in order).
-export function entriesOf(events, lines) {
-  return events.map((e, i) => ({ kind: e.kind, seat: actorOf(e), line: lines[i] ?? "" })).filter((x) => x.line);
+// Pair a step's narration lines with the events they tell: `told[j]` is the index of line j's
+// event (some events have no line of their own: a bounce's move is told by the bounce).
+export function entriesOf(events, lines, told) {
+  return lines.map((line, j) => {
+    const e = events[told ? told[j] : j] || {};
+    return { kind: e.kind, seat: actorOf(e), line };
+  });
 }

@@ -54,10 +54,10 @@ export async function openReplay(gameId, lang) {
     // the log of the last 30 turns, numbered as at the live table
     const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
     log.reset(turnAt[from], names);
-    for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration));
+    for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration, data.steps[k].told));
     const last = data.steps[total - 1];
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
-      payout: last ? payoutOf(last.events, last.narration) : [] });
+      payout: last ? payoutOf(last.events, last.narration, last.told) : [] });
     $("back").disabled = $("first").disabled = $("back-turn").disabled = i === 0;
     $("forward").disabled = $("last").disabled = $("forward-turn").disabled = i === total;
     history.replaceState(null, "", `${location.pathname}?step=${i}`);

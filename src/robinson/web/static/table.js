@@ -128,7 +128,7 @@ async function receive(msg) {
   } else if (msg.type === "update") {
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
-    state.log.add(entriesOf(msg.events, msg.narration));
+    state.log.add(entriesOf(msg.events, msg.narration, msg.told));
     const before = { ...spots };
     render(msg.state);
     animate(msg.events, before);
