@@ -7,15 +7,16 @@ import { payoutOf, renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { $, redrawBoard, renderPlayers, showDie } from "./table.js";
+import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
 import { t } from "./texts.js";
 
 const hasTurn = (step) => step.events.some((e) => e.kind === "turn_began");
 
 export async function openReplay(gameId, lang) {
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
-  $("sound-box").hidden = true;
+  $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   drawParrot($("parrot-bird"));
+  foldLog();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
   const data = await r.json();
   if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
@@ -95,6 +96,6 @@ export async function openReplay(gameId, lang) {
   // the board follows the window across the phone breakpoint, as at the live table
   window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => { redrawBoard(); show(); });
   show();
-  showChart(gameId, $("replay"), names, (v) => go(v));
+  showChart(gameId, $("replay-chart"), names, (v) => go(v));  // below the board
   $("forward").focus();
 }

@@ -37,6 +37,9 @@ function squareHint() {
   $("square-info").replaceChildren(make("p", t("web.square_hint"), { class: "hint" }));
 }
 
+// On a phone the log starts folded away (one tap opens it); on a desk it is open.
+export function foldLog() { $("log-box").open = !window.matchMedia("(max-width: 760px)").matches; }
+
 export function redrawBoard() {
   squareHint();
   drawBoard($("board"), texts.squares, pickSquare);
@@ -263,6 +266,7 @@ export async function openTable(tableId) {
   state.table = tableId;
   state.tokens = tableTokens(tableId);
   state.log = new TurnLog($("log"), []);
+  foldLog();
   await mapTokens();
   drawParrot($("parrot-bird"));
   if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
