@@ -28,8 +28,10 @@ trained agent can be compared with. Exact chains cover 2 to 4 players.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +41,7 @@ import numpy.typing as npt
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import EXACT_MAX_PLAYERS, TOLERANCE
 from robinson.analysis.exact.joint import FlatTurns, flatten
-from robinson.analysis.exact.levels import reachable_codes, solve_order
+from robinson.analysis.exact.levels import SolveOrder, reachable_codes, solve_order
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
 from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import (
@@ -171,19 +173,57 @@ def _solve(
     players: int,
     best: bool,
 ) -> tuple[tuple[float, ...], float]:
+    """Solve the chains of 1..players living players in turn; the learner's chances from the
+    start, and the largest Bellman residual."""
     vsub = np.zeros((1, 1))
     worst = 0.0
-    for m in range(1, players + 1):
-        order = solve_order(trees, m)
-        v = np.zeros((codes.K**m, m))
-        model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
-        tables = (learner[m - 1], rivals[m - 1], best)
-        chain.solve_groups(
-            order.states, order.gptr, order.cyclic, *model, *tables, TOLERANCE, _MAX_SWEEPS
-        )
-        worst = max(worst, chain.residual(order.states, *model, *tables))
-        vsub = v
+    threads = os.cpu_count() or 1
+    with ThreadPoolExecutor(threads) as pool:
+        for m in range(1, players + 1):
+            v = np.zeros((codes.K**m, m))
+            model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
+            tables = (learner[m - 1], rivals[m - 1], best)
+            worst = max(worst, _solve_chain(pool, threads, solve_order(trees, m), model + tables))
+            vsub = v
     return tuple(float(x) for x in vsub[0]), worst
+
+
+def _solve_chain(
+    pool: ThreadPoolExecutor, threads: int, order: SolveOrder, model: tuple[Any, ...]
+) -> float:
+    """One chain, stage by stage. Groups of one stage (equal level sum) never lead to one another
+    (analysis/exact/levels.py), so on the big chains threads share them out, as
+    `joint.solve_joint` does; each group is solved by one thread, so the result is the same."""
+
+    solve: Any = chain.solve_groups  # a numba dispatcher, given `model` of any length
+
+    def run(groups: npt.NDArray[np.int64]) -> int:
+        return int(
+            solve(order.states, order.gptr, order.cyclic, groups, *model, TOLERANCE, _MAX_SWEEPS)
+        )
+
+    for lo, hi in itertools.pairwise(order.stages):
+        groups = np.arange(lo, hi, dtype=np.int64)
+        if threads == 1 or order.gptr[hi] - order.gptr[lo] < 2_000:
+            run(groups)
+        else:
+            list(pool.map(run, _deal(groups, order.gptr, threads)))
+    parts = np.array_split(order.states, threads)
+    return max(pool.map(lambda part: float(chain.residual(part, *model)), parts))
+
+
+def _deal(
+    groups: npt.NDArray[np.int64], gptr: npt.NDArray[np.int64], parts: int
+) -> list[npt.NDArray[np.int64]]:
+    """The groups shared out, largest first, to the least loaded of `parts` threads."""
+    size = gptr[groups + 1] - gptr[groups]
+    load = np.zeros(parts)
+    dealt: list[list[int]] = [[] for _ in range(parts)]
+    for g in groups[np.argsort(-size, kind="stable")]:
+        t = int(np.argmin(load))
+        dealt[t].append(int(g))
+        load[t] += gptr[g + 1] - gptr[g]
+    return [np.array(sorted(d), dtype=np.int64) for d in dealt]
 
 
 def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, ...]]]:
