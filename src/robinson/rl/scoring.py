@@ -43,11 +43,12 @@ from robinson.analysis.exact.game import EXACT_MAX_PLAYERS, TOLERANCE
 from robinson.analysis.exact.joint import FlatTurns, flatten
 from robinson.analysis.exact.levels import SolveOrder, reachable_codes, solve_order
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
-from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
+from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import (
+    DECISION_OF,
     DECISIONS,
+    GALLOWS,
     MIN_PLAYERS,
-    SHIPWRECK_SQUARE,
     Choose,
     Phase,
     Player,
@@ -94,18 +95,16 @@ class PawnPosition:
 
     def to_state(self, players: int, ruleset: Ruleset) -> State:
         """An engine state with these pawns: the mover in seat 0, the other living pawns in
-        seats 1.. in turn order, the dead (players - 1 - len(others) of them) after them on 42;
-        purses and the bank as at the start, no Fridays."""
+        seats 1.. in turn order, the dead (players - 1 - len(others) of them) after them on the
+        gallows; purses and the bank as at the start, no Fridays."""
         dead = players - 1 - len(self.others)
         if dead < 0:
             raise RobinsonError(f"{len(self.others) + 1} living pawns do not fit {players} seats")
         purse = ruleset.start_tokens - ruleset.stake
+        wreck = ruleset.board.square_of(DECISION_OF[Phase.SHIPWRECK].effect)  # the mark's square
         seats = [Player(self.square, purse, shipwrecked=self.decision == "shipwreck")]
-        seats += [
-            Player(sq, purse, skips=sk, shipwrecked=sq == SHIPWRECK_SQUARE)
-            for sq, sk in self.others
-        ]
-        seats += [Player(42, purse, alive=False)] * dead
+        seats += [Player(sq, purse, skips=sk, shipwrecked=sq == wreck) for sq, sk in self.others]
+        seats += [Player(GALLOWS, purse, alive=False)] * dead
         phase = Phase(self.decision)
         return State(ruleset, tuple(seats), players * ruleset.stake, 0, phase, self.roll)
 
@@ -159,7 +158,7 @@ def score(
     trees = build_turn_trees(rules)
     flat = flatten(trees)
     held = reachable_codes(trees)
-    learner = [_tabulate(policy, flat, held, m) for m in range(1, players + 1)]
+    learner = [_tabulate(policy, rules, flat, held, m) for m in range(1, players + 1)]
     rivals = [_opponent_table(opponents, rules, players, flat, m) for m in range(1, players + 1)]
     p_win, worst = _solve(trees, flat, learner, rivals, players, best=False)
     top: tuple[float, ...] | None = None
@@ -244,7 +243,7 @@ def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, .
 
 
 def _tabulate(
-    policy: Policy, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
+    policy: Policy, ruleset: Ruleset, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
 ) -> npt.NDArray[np.float64]:
     """table[d, r]: the probability that the learner takes the eager option at decision d."""
     table = np.ones((max(len(flat.keys), 1), codes.K ** (m - 1)))
@@ -253,16 +252,14 @@ def _tabulate(
         others = tuple((square_of[c], int(codes.has_skip(c))) for c in combo)
         for d, (kind, roll) in enumerate(flat.keys):
             phase = DECISION_KINDS[kind]
-            position = PawnPosition(phase.value, roll or None, _SQUARE[phase], others)
+            square = ruleset.board.square_of(DECISION_OF[phase].effect)
+            position = PawnPosition(phase.value, roll or None, square, others)
             table[d, r] = _eager_share(policy(position), phase, position)
     return table
 
 
-_SQUARE = {Phase.SHIPWRECK: 4, Phase.TREE: 7, Phase.BREAD: 20, Phase.CANOE: 23}
-
-
 def _eager_share(answer: Any, phase: Phase, position: PawnPosition) -> float:
-    eager, other = EAGER_OPTION[phase], OTHER_OPTION[phase]
+    eager, other = DECISION_OF[phase].forward, DECISION_OF[phase].other
     if isinstance(answer, Choose):
         answer = answer.option
     if isinstance(answer, str):
