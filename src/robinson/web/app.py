@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
 from robinson.web.odds import OddsService
@@ -23,19 +24,24 @@ from robinson.web.store import Store
 log = logging.getLogger("robinson.web")
 
 
-def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
+def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None = None) -> FastAPI:
+    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py)."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        service = GameService(store, bot_delay)
+        cluster = await connect_cluster(redis_url)
+        service = GameService(store, bot_delay, cluster)
         app.state.service = service
         app.state.odds = OddsService()
+        app.state.cluster = cluster
         await service.start()
         try:
             yield
         finally:
             await service.stop()
             app.state.odds.close()
+            await cluster.close()
             store.close()
 
     app = FastAPI(
