@@ -13,6 +13,7 @@ import gymnasium
 from gymnasium.utils.env_checker import check_env
 
 from robinson.engine import (
+    DECISION_OF,
     DECISIONS,
     Action,
     Choose,
@@ -53,7 +54,6 @@ def test_gymnasium_make_finds_the_registered_environment() -> None:
 
 def eager_opponents_game(players: int, seat: int, seed: int) -> GameRecord:
     """An engine game: the seat decides at random, everybody else eagerly."""
-    eager = {Phase.SHIPWRECK: "move", Phase.TREE: "move", Phase.BREAD: "again", Phase.CANOE: "jump"}
     rng = random.Random(seed)
     state = new_game(players, Ruleset("standard"))
     actions: list[Action] = []
@@ -63,7 +63,7 @@ def eager_opponents_game(players: int, seat: int, seed: int) -> GameRecord:
         elif state.to_move == seat:
             action = Choose(rng.choice(DECISIONS[state.phase]))
         else:
-            action = Choose(eager[state.phase])
+            action = Choose(DECISION_OF[state.phase].forward)
         state, _ = apply(state, action)
         actions.append(action)
     return GameRecord(Ruleset("standard"), tuple(f"player_{i}" for i in range(players)), 0,
