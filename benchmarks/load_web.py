@@ -7,8 +7,17 @@ between moves (uniformly 0.5 to 1.5 times MS). Measures, per move, the time from
 receiving its broadcast. Bounded: it stops after `--seconds` whatever happens.
 `--profile FILE` runs the server under cProfile (event-loop thread) and writes FILE at the end.
 
+`--cluster N` measures the scale-out instead (docs/scaling.md): a throwaway PostgreSQL, a
+redis-server and N `robinson serve --redis` processes behind nginx (tests/web/cluster.py, the
+same parts as the tests). Players connect through nginx; each table also has a spectator
+connected straight to one of the processes in turn, so most spectators are on another process
+than the move was made on and their latency includes the Redis pub/sub hop. It prints, besides
+the latencies, the CPU seconds per move of the server processes, and Redis commands and bytes
+and PostgreSQL commits per move.
+
     .venv/bin/python benchmarks/load_web.py --games 20 --seconds 60
     .venv/bin/python benchmarks/load_web.py --games 200 --think 1000 --seconds 60
+    .venv/bin/python benchmarks/load_web.py --cluster 3 --games 300 --think 1000 --seconds 30
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -40,13 +50,42 @@ def _post(url: str, body: Any) -> Any:
         return json.loads(r.read())
 
 
+async def watch(url: str, sent: dict[int, float], deadline: float, out: dict[str, Any]) -> None:
+    """A spectator: the latency from a move's sending to its update reaching this socket."""
+    async with websockets.connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": []}))
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                return
+            msg = json.loads(raw)
+            if msg["type"] == "update" and msg["version"] in sent:
+                out["spectator"].append(time.perf_counter() - sent.pop(msg["version"]))
+            elif msg["type"] == "update" and msg["state"]["over"]:
+                return
+
+
 async def play(
-    base: str, ws_base: str, players: int, think: float, deadline: float, out: dict[str, Any]
+    base: str,
+    ws_base: str,
+    players: int,
+    think: float,
+    deadline: float,
+    out: dict[str, Any],
+    spectator: str | None = None,
 ) -> None:
     seats = [{"name": f"P{i}"} for i in range(players)]
     t = await asyncio.to_thread(_post, f"{base}/api/tables", {"seats": seats})
     tokens = [s["token"] for s in t["seats"]]
     bot = make_bot("heuristic", 0)
+    sent_at: dict[int, float] = {}  # version after the move -> when it was sent
+    if spectator is not None:
+        watcher = asyncio.create_task(
+            watch(f"{spectator}/ws/tables/{t['table']}", sent_at, deadline, out)
+        )
+        out["watchers"].append(watcher)
+        await asyncio.sleep(0.2)  # let it subscribe
     async with websockets.connect(f"{ws_base}/ws/tables/{t['table']}") as ws:
         await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": tokens}))
         game = None
@@ -65,6 +104,7 @@ async def play(
                 # the bot needs the engine state: rebuild it from the game's position summary
                 move = bot.choose(from_text(_position(game))).option
             sent = time.perf_counter()
+            sent_at[game["version"] + 1] = sent
             await ws.send(
                 json.dumps(
                     {
@@ -109,19 +149,80 @@ def _position(game: dict[str, Any]) -> str:
     return " ".join([rules, str(game["bank"]), status, *seats])
 
 
-async def main_async(args: argparse.Namespace, base: str, ws_base: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"latency": [], "finished": 0}
+async def main_async(
+    args: argparse.Namespace, base: str, ws_base: str, direct: list[str] | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"latency": [], "spectator": [], "watchers": [], "finished": 0}
     deadline = time.monotonic() + args.seconds
     start = time.perf_counter()
     results = await asyncio.gather(
         *(
-            play(base, ws_base, args.players, args.think / 1000, deadline, out)
-            for _ in range(args.games)
+            play(
+                base,
+                ws_base,
+                args.players,
+                args.think / 1000,
+                deadline,
+                out,
+                direct[i % len(direct)] if direct else None,
+            )
+            for i in range(args.games)
         ),
         return_exceptions=True,
     )
     out["errors"] = [repr(r) for r in results if isinstance(r, BaseException)]
     out["elapsed"] = time.perf_counter() - start
+    await asyncio.gather(*out.pop("watchers"), return_exceptions=True)
+    return out
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """Start PostgreSQL, Redis, N processes and nginx; run the load; measure; stop them all."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import psycopg
+    import redis
+    from tests.web.cluster import Cluster, missing
+    from tests.web.postgres import cluster as postgres_cluster
+
+    reason = missing()
+    if reason:
+        raise SystemExit(f"cannot run --cluster: {reason}")
+    with postgres_cluster() as pg:
+        if pg is None:
+            raise SystemExit("cannot run --cluster: PostgreSQL is not installed")
+        url = pg.new_database()
+        c = Cluster(Path(tempfile.mkdtemp()), url, size=args.cluster)
+        try:
+            pids = [s.proc.pid for s in c.servers if s.proc is not None]
+            r = redis.Redis.from_url(c.redis.url)
+            dbname = url.rsplit("/", 1)[1]
+
+            def commits() -> int:
+                with psycopg.connect(
+                    host="127.0.0.1", port=pg.port, user="robinson", dbname="postgres"
+                ) as conn:
+                    row = conn.execute(
+                        "SELECT xact_commit FROM pg_stat_database WHERE datname = %s", (dbname,)
+                    ).fetchone()
+                    return int(row[0]) if row else 0
+
+            before = ([_cpu_seconds(p) for p in pids], r.info("stats"), commits())
+            direct = [s.ws_base for s in c.servers]
+            out = asyncio.run(main_async(args, c.front.base, c.front.ws_base, direct))
+            after = ([_cpu_seconds(p) for p in pids], r.info("stats"), commits())
+            out["cpu"] = [b - a for a, b in zip(before[0], after[0], strict=True)]
+            for key in ("total_commands_processed", "total_net_input_bytes"):
+                out[key] = after[1][key] - before[1][key]
+            out["commits"] = after[2] - before[2]
+            r.close()
+        finally:
+            c.stop()
     return out
 
 
@@ -132,11 +233,25 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60, help="time limit (default 60)")
     ap.add_argument("--think", type=float, default=0, help="a person's pause per move, ms")
     ap.add_argument("--profile", help="run the server under cProfile, writing this file")
+    ap.add_argument(
+        "--cluster",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N processes on PostgreSQL + Redis behind nginx (1..8)",
+    )
     args = ap.parse_args()
     if not 1 <= args.games <= 1000 or not 2 <= args.players <= 8 or not 0 < args.seconds <= 600:
         ap.error("expected 1..1000 games, 2..8 players, 0..600 seconds")
+    if not 0 <= args.cluster <= 8:
+        ap.error("expected --cluster from 1 to 8 processes")
     if not 0 <= args.think <= 60_000:
         ap.error("expected --think from 0 to 60000 ms")
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    if args.cluster:
+        out = run_cluster(args)
+        report(args, out)
+        return 0
     import socket
 
     with socket.socket() as s:
@@ -178,6 +293,10 @@ def main() -> int:
     finally:
         proc.terminate()
         proc.wait(10)
+    return report(args, out)
+
+
+def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
     lat = sorted(out["latency"])
     if not lat:
         print("no moves measured", out["errors"][:3])
@@ -194,6 +313,23 @@ def main() -> int:
         f"move -> broadcast latency: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, "
         f"mean {statistics.mean(lat) * 1000:.1f} ms"
     )
+    spect = sorted(out["spectator"])
+    if spect:
+        q = lambda x: spect[min(len(spect) - 1, int(x * len(spect)))] * 1000  # noqa: E731
+        print(
+            f"move -> spectator on a given process: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms "
+            f"({len(spect)} seen)"
+        )
+    if "cpu" in out:
+        moves = len(lat)
+        cpu = ", ".join(f"{c:.1f}" for c in out["cpu"])
+        print(
+            f"server CPU: {cpu} s ({sum(out['cpu']) / moves * 1000:.2f} ms per move, all "
+            f"processes); redis: {out['total_commands_processed'] / moves:.1f} commands and "
+            f"{out['total_net_input_bytes'] / moves:.0f} bytes in per move; "
+            f"postgresql: {out['commits'] / moves:.2f} commits per move"
+        )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
     if out["errors"]:
         print(f"errors: {len(out['errors'])}: {out['errors'][:3]}")
     return 0
