@@ -138,10 +138,11 @@ class RedisPresence(LocalPresence):
     """This process's counts (kept locally, as LocalPresence does) written to Redis on each
     change and every PRESENCE_TTL / 3 seconds, so a dead process's viewers vanish by themselves."""
 
-    def __init__(self, redis: Redis, process_id: str) -> None:
+    def __init__(self, redis: Redis, process_id: str, ttl: float = PRESENCE_TTL) -> None:
         super().__init__()
         self.redis = redis
         self.process_id = process_id
+        self.ttl = ttl
         self._write = redis.register_script(_WRITE)
         self._read = redis.register_script(_READ)
         self._task: asyncio.Task[None] | None = None
@@ -153,7 +154,7 @@ class RedisPresence(LocalPresence):
             await self._put(table_id, {seat: count})
 
     async def _put(self, table_id: str, counts: dict[int, int]) -> None:
-        args: list[str | int] = [int(PRESENCE_TTL * 1000)]
+        args: list[str | int] = [int(self.ttl * 1000)]
         for seat, count in counts.items():
             args += [f"{self.process_id}:{seat}", count]
         await self._write(keys=[f"robinson:presence:{table_id}"], args=args)
@@ -182,7 +183,7 @@ class RedisPresence(LocalPresence):
 
     async def _refresh(self) -> None:
         while True:
-            await asyncio.sleep(PRESENCE_TTL / 3)
+            await asyncio.sleep(self.ttl / 3)
             for table_id, counts in list(self._mine.items()):
                 try:
                     await self._put(table_id, dict(counts))
