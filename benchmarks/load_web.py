@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -93,6 +94,9 @@ async def play(
             msg = json.loads(await ws.recv())
             if msg["type"] == "snapshot":
                 game = msg["game"]
+        out["ready"] += 1
+        if out["ready"] == out["games"] and out.get("mark"):
+            out["marked"] = (len(out["latency"]), out["mark"]())  # all tables are playing
         rng = random.Random()
         while not game["over"] and time.monotonic() < deadline:
             if think:
@@ -150,9 +154,15 @@ def _position(game: dict[str, Any]) -> str:
 
 
 async def main_async(
-    args: argparse.Namespace, base: str, ws_base: str, direct: list[str] | None = None
+    args: argparse.Namespace,
+    base: str,
+    ws_base: str,
+    direct: list[str] | None = None,
+    mark: Any = None,
 ) -> dict[str, Any]:
+    """`mark()`: called once every table is playing; what it returns is kept in out["marked"]."""
     out: dict[str, Any] = {"latency": [], "spectator": [], "watchers": [], "finished": 0}
+    out.update(ready=0, games=args.games, mark=mark)
     deadline = time.monotonic() + args.seconds
     start = time.perf_counter()
     results = await asyncio.gather(
@@ -212,10 +222,15 @@ def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
                     ).fetchone()
                     return int(row[0]) if row else 0
 
-            before = ([_cpu_seconds(p) for p in pids], r.info("stats"), commits())
+            def sample() -> tuple[list[float], dict[str, Any], int]:
+                return [_cpu_seconds(p) for p in pids], r.info("stats"), commits()
+
             direct = [s.ws_base for s in c.servers]
-            out = asyncio.run(main_async(args, c.front.base, c.front.ws_base, direct))
-            after = ([_cpu_seconds(p) for p in pids], r.info("stats"), commits())
+            out = asyncio.run(main_async(args, c.front.base, c.front.ws_base, direct, sample))
+            after = sample()
+            if "marked" not in out:
+                raise SystemExit("not every table started: no steady state to measure")
+            out["steady_moves"], before = len(out["latency"]) - out["marked"][0], out["marked"][1]
             out["cpu"] = [b - a for a, b in zip(before[0], after[0], strict=True)]
             for key in ("total_commands_processed", "total_net_input_bytes"):
                 out[key] = after[1][key] - before[1][key]
@@ -247,6 +262,8 @@ def main() -> int:
         ap.error("expected --cluster from 1 to 8 processes")
     if not 0 <= args.think <= 60_000:
         ap.error("expected --think from 0 to 60000 ms")
+    # a stop (timeout, Ctrl-C) still stops the servers, Redis, nginx and PostgreSQL
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     if args.cluster:
         out = run_cluster(args)
@@ -321,7 +338,7 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
             f"({len(spect)} seen)"
         )
     if "cpu" in out:
-        moves = len(lat)
+        moves = out["steady_moves"]  # counted since every table was playing
         cpu = ", ".join(f"{c:.1f}" for c in out["cpu"])
         print(
             f"server CPU: {cpu} s ({sum(out['cpu']) / moves * 1000:.2f} ms per move, all "
