@@ -16,7 +16,8 @@ from sqlalchemy.exc import DBAPIError
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
-from robinson.web.routes import games, meta, pages, socket, tables
+from robinson.web.odds import OddsService
+from robinson.web.routes import games, meta, odds, pages, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
 
@@ -32,12 +33,14 @@ def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None 
         cluster = await connect_cluster(redis_url)
         service = GameService(store, bot_delay, cluster)
         app.state.service = service
+        app.state.odds = OddsService()
         app.state.cluster = cluster
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            app.state.odds.close()
             await cluster.close()
             store.close()
 
@@ -51,7 +54,7 @@ def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None 
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
     app.middleware("http")(limit_body)
-    for module in (meta, tables, games, socket, pages):
+    for module in (meta, tables, games, odds, socket, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
