@@ -3,7 +3,8 @@
 Starts the server on 127.0.0.1 (a free port, a temp SQLite file), then runs `--games` tables at
 once; each has a client holding every seat that plays its moves (the heuristic bot's choices).
 By default a client plays flat out (saturation); with `--think MS` it waits like a person
-between moves (uniformly 0.5 to 1.5 times MS). Measures, per move, the time from sending it to
+between moves (uniformly 0.5 to 1.5 times MS). A finished game is followed by a rematch, so
+the load stays the same until the end. Measures, per move, the time from sending it to
 receiving its broadcast. Bounded: it stops after `--seconds` whatever happens.
 `--profile FILE` runs the server under cProfile (event-loop thread) and writes FILE at the end.
 
@@ -51,7 +52,9 @@ def _post(url: str, body: Any) -> Any:
         return json.loads(r.read())
 
 
-async def watch(url: str, sent: dict[int, float], deadline: float, out: dict[str, Any]) -> None:
+async def watch(
+    url: str, sent: dict[tuple[str, int], float], deadline: float, out: dict[str, Any]
+) -> None:
     """A spectator: the latency from a move's sending to its update reaching this socket."""
     async with websockets.connect(url) as ws:
         await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": []}))
@@ -61,10 +64,9 @@ async def watch(url: str, sent: dict[int, float], deadline: float, out: dict[str
             except TimeoutError:
                 return
             msg = json.loads(raw)
-            if msg["type"] == "update" and msg["version"] in sent:
-                out["spectator"].append(time.perf_counter() - sent.pop(msg["version"]))
-            elif msg["type"] == "update" and msg["state"]["over"]:
-                return
+            key = (msg.get("game"), msg.get("version"))
+            if msg["type"] == "update" and key in sent:
+                out["spectator"].append(time.perf_counter() - sent.pop(key))
 
 
 async def play(
@@ -80,7 +82,7 @@ async def play(
     t = await asyncio.to_thread(_post, f"{base}/api/tables", {"seats": seats})
     tokens = [s["token"] for s in t["seats"]]
     bot = make_bot("heuristic", 0)
-    sent_at: dict[int, float] = {}  # version after the move -> when it was sent
+    sent_at: dict[tuple[str, int], float] = {}  # (game, version after the move) -> when sent
     if spectator is not None:
         watcher = asyncio.create_task(
             watch(f"{spectator}/ws/tables/{t['table']}", sent_at, deadline, out)
@@ -97,8 +99,17 @@ async def play(
         out["ready"] += 1
         if out["ready"] == out["games"] and out.get("mark"):
             out["marked"] = (len(out["latency"]), out["mark"]())  # all tables are playing
+            out["marked_at"] = time.monotonic()
+            out["marked_spectator"] = len(out["spectator"])
         rng = random.Random()
-        while not game["over"] and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if game["over"]:  # a rematch keeps the load the same until the end
+                out["finished"] += 1
+                await ws.send(json.dumps({"type": "rematch", "token": tokens[0]}))
+                game = await _next_game(ws, game["id"], deadline)
+                if game is None:
+                    return
+                continue
             if think:
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 if time.monotonic() >= deadline:
@@ -108,7 +119,7 @@ async def play(
                 # the bot needs the engine state: rebuild it from the game's position summary
                 move = bot.choose(from_text(_position(game))).option
             sent = time.perf_counter()
-            sent_at[game["version"] + 1] = sent
+            sent_at[(game["id"], game["version"] + 1)] = sent
             await ws.send(
                 json.dumps(
                     {
@@ -134,7 +145,22 @@ async def play(
                     break
                 if msg["type"] == "error":
                     raise RuntimeError(msg)
-        out["finished"] += game["over"]
+
+
+async def _next_game(ws: Any, old: str, deadline: float) -> dict[str, Any] | None:
+    """The new game's state from the snapshot a rematch sends (None when time is up)."""
+    while time.monotonic() < deadline:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            return None
+        msg = json.loads(raw)
+        if msg["type"] == "snapshot" and msg["game"]["id"] != old:
+            game: dict[str, Any] = msg["game"]
+            return game
+        if msg["type"] == "error":
+            raise RuntimeError(msg)
+    return None
 
 
 def _position(game: dict[str, Any]) -> str:
@@ -231,6 +257,7 @@ def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
             if "marked" not in out:
                 raise SystemExit("not every table started: no steady state to measure")
             out["steady_moves"], before = len(out["latency"]) - out["marked"][0], out["marked"][1]
+            out["steady_seconds"] = time.monotonic() - out["marked_at"]
             out["cpu"] = [b - a for a, b in zip(before[0], after[0], strict=True)]
             for key in ("total_commands_processed", "total_net_input_bytes"):
                 out[key] = after[1][key] - before[1][key]
@@ -314,6 +341,9 @@ def main() -> int:
 
 
 def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
+    if "marked" in out:  # only the steady state: every table started and playing
+        out["latency"] = out["latency"][out["marked"][0] :]
+        out["spectator"] = out["spectator"][out["marked_spectator"] :]
     lat = sorted(out["latency"])
     if not lat:
         print("no moves measured", out["errors"][:3])
@@ -323,9 +353,9 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
         f"games: {args.games} concurrent, {args.players} seats each, think {args.think:g} ms; "
         f"finished {out['finished']}"
     )
-    print(
-        f"moves: {len(lat)} in {out['elapsed']:.1f} s = {len(lat) / out['elapsed']:.0f} actions/s"
-    )
+    seconds = out.get("steady_seconds", out["elapsed"])
+    steady = " (steady state: every table playing)" if "steady_seconds" in out else ""
+    print(f"moves: {len(lat)} in {seconds:.1f} s = {len(lat) / seconds:.0f} actions/s{steady}")
     print(
         f"move -> broadcast latency: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, "
         f"mean {statistics.mean(lat) * 1000:.1f} ms"
@@ -337,7 +367,9 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> int:
             f"move -> spectator on a given process: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms "
             f"({len(spect)} seen)"
         )
-    if "cpu" in out:
+    if "cpu" in out and not out["steady_moves"]:
+        print("server costs: no move after every table started; run longer (--seconds)")
+    elif "cpu" in out:
         moves = out["steady_moves"]  # counted since every table was playing
         cpu = ", ".join(f"{c:.1f}" for c in out["cpu"])
         print(
