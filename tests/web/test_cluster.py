@@ -19,7 +19,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.web.cluster import Cluster, missing
+from tests.web.cluster import START, Cluster, missing
 from tests.web.conftest import Server, forward
 from tests.web.postgres import PostgresCluster
 
@@ -288,7 +288,7 @@ def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
                         takeovers.append(time.monotonic() - killed_at)
                         break
                     await asyncio.sleep(0.1)
-            await asyncio.to_thread(victim.start)
+            await asyncio.to_thread(victim.start, START)
         pace[0] = 0
         await asyncio.wait_for(players, TIMEOUT)
         for v in viewers:
@@ -391,7 +391,7 @@ def test_the_page_reconnects_through_nginx_when_its_process_is_killed(cluster: C
             page.wait_for_selector("#actions button[data-move='roll']:not([disabled])")
             for srv in cluster.servers:
                 srv.kill()
-                srv.start()
+                srv.start(START)
             # the move is made elsewhere (another device of the same seat) while the page is
             # reconnecting or back: it must show it either way
             r = front.post(
