@@ -526,7 +526,9 @@ class GameService:
             game = table.game
             seq = message["seq"]
             if message["game"] != game.id:
-                await self._reload(table)  # a rematch this copy has not seen
+                if message["game"] not in self._game_table:
+                    await self._reload(table)  # a rematch this copy has not seen
+                # else a late step of a game this copy has left behind: nothing to do
             elif seq == game.version:
                 action = action_from_json(message["action"])
                 state, events = apply(game.state, action)
