@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from robinson.web import static_files
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
@@ -56,6 +57,7 @@ def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None 
     app.middleware("http")(limit_body)
     for module in (meta, tables, games, odds, socket, pages):
         app.include_router(module.router)
+    static_files.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 

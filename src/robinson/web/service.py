@@ -52,7 +52,7 @@ from robinson.web import dice, texts
 from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
-from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
+from robinson.web.live import Listener, LiveGame, LiveTable, token_hash
 from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
@@ -615,11 +615,13 @@ class GameService:
         names = list(record.players)
         steps = []
         for action, state, events in record.steps():
+            each = texts.narrate_each(lang, events, names)
             steps.append(
                 {
                     "action": action.to_json(),
                     "events": [e.to_json() for e in events],
-                    "narration": narrate_all(lang, events, names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": _state_json(state),
                 }
             )
