@@ -62,7 +62,7 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 90) -> None:
         """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
