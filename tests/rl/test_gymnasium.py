@@ -94,10 +94,10 @@ def test_a_game_through_gymnasium_equals_the_engine_record(
     final = record.replay()
     if final.players[seat].alive:  # the learner's episode ran to the end of the game
         assert env.record == record
-        assert env.state == final
+        assert env.engine_state == final
     else:  # it ended at his death: the env's record is the start of the engine's
         assert record.actions[: len(env.record.actions)] == env.record.actions
-        assert not env.state.players[seat].alive
+        assert not env.engine_state.players[seat].alive
     assert reward == (1.0 if final.winner == seat else 0.0)
     assert next(mine, None) is None
 
@@ -128,8 +128,8 @@ def test_choices_pending_use_the_offered_options() -> None:
         _, info = env.reset(seed=seed)
         _, _, terminated, _, info = env.step(0)
         if not terminated:
-            phase = env.state.phase
-            assert env.state.to_move == 0
+            phase = env.engine_state.phase
+            assert env.engine_state.to_move == 0
             assert info["options"] == DECISIONS[phase]
             return
     pytest.fail("no decision after the opening throw in 50 seeds")
@@ -142,11 +142,11 @@ def test_the_learners_death_ends_his_episode_with_his_purse_change_as_reward() -
         done, reward = False, 0.0
         while not done:
             _, reward, done, _, info = env.step(1)
-        learner = env.state.players[0]
+        learner = env.engine_state.players[0]
         assert reward == learner.purse - 30
         assert info == {}
         if not learner.alive:
-            assert not env.state.over  # the other player plays on, without him
+            assert not env.engine_state.over  # the other player plays on, without him
             with pytest.raises(RobinsonError, match="the episode is over"):
                 env.step(0)
             return

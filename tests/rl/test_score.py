@@ -81,7 +81,9 @@ def test_random_opponents_score_matches_played_games() -> None:
         done = False
         while not done:
             options = info["options"]
-            forward = DECISION_OF[env.state.phase].forward if options[0] != "roll" else "roll"
+            forward = (
+                DECISION_OF[env.engine_state.phase].forward if options[0] != "roll" else "roll"
+            )
             _, reward, done, _, info = env.step(options.index(forward))
         wins += int(reward)
     p = result.p_win[0]
