@@ -44,10 +44,13 @@ def free_port() -> int:
 class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
-    def __init__(self, database: Path | str, bot_delay: float = 0.0) -> None:
-        """`database`: a SQLite file's path, or any database URL."""
+    def __init__(
+        self, database: Path | str, bot_delay: float = 0.0, options: tuple[str, ...] = ()
+    ) -> None:
+        """`database`: a SQLite file's path, or any database URL; `options` of `serve`."""
         self.url_db = database if isinstance(database, str) else f"sqlite:///{database}"
         self.bot_delay = bot_delay
+        self.options = options
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -62,7 +65,7 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
-        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
+        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.options]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -135,8 +138,10 @@ def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Make servers on databases of one's own (stopped at the end of the test)."""
     made: list[Server] = []
 
-    def make(name: str = "robinson.sqlite3", bot_delay: float = 0.0) -> Server:
-        srv = Server(tmp_path / name, bot_delay)
+    def make(
+        name: str = "robinson.sqlite3", bot_delay: float = 0.0, options: tuple[str, ...] = ()
+    ) -> Server:
+        srv = Server(tmp_path / name, bot_delay, options)
         made.append(srv)
         return srv
 

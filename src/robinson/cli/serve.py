@@ -30,6 +30,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help="pause before each bot move, so people can follow (default 0.8)",
     )
+    p.add_argument(
+        "--absent-after",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds without a connection after which other players may hand a seat to a "
+        "bot (default 60)",
+    )
     p.set_defaults(run=run)
 
 
@@ -49,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("robinson serve: --bot-delay must be 0 or more seconds")
         return 2
+    if args.absent_after < 0:
+        print("robinson serve: --absent-after must be 0 or more seconds")
+        return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
     try:
         # Open the store once before serving, so a bad URL or a database that does not answer
@@ -59,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
     store.close()
-    app = create_app(url, bot_delay=args.bot_delay)
+    app = create_app(url, bot_delay=args.bot_delay, absent_after=args.absent_after)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)

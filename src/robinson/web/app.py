@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, Ruleset
-from robinson.web import texts
+from robinson.web import seat_routes, texts
 from robinson.web.errors import ServiceError
 from robinson.web.protocol import (
     MAX_MESSAGE,
@@ -45,11 +45,11 @@ STATIC = resources.files("robinson.web") / "static"
 log = logging.getLogger("robinson.web")
 
 
-def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
+def create_app(database_url: str, bot_delay: float = 0.8, absent_after: float = 60.0) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        service = GameService(store, bot_delay)
+        service = GameService(store, bot_delay, absent_after)
         app.state.service = service
         await service.start()
         try:
@@ -117,7 +117,9 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         """Create a table and its first game. Each human seat's token is returned once."""
         ruleset = {k: getattr(body, k) for k in ("edition", "start_tokens", "stake", "share")}
         seats = [SeatSpec(s.name, s.kind, s.bot) for s in body.seats]
-        return await svc(request).create_table(seats, ruleset, body.first, body.language)
+        return await svc(request).create_table(
+            seats, ruleset, body.first, body.language, body.move_seconds
+        )
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request, lang: str = "en") -> dict[str, Any]:
@@ -140,7 +142,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     async def hand_to_bot(
         table_id: str, seat: int, body: BotIn, request: Request
     ) -> dict[str, Any]:
-        """Any seated player hands a seat to a bot (when its human has left)."""
+        """The owner hands his seat to a bot; anyone seated, a seat absent or out of time."""
         await svc(request).hand_to_bot(table_id, body.token, seat, body.bot)
         return {"ok": True}
 
@@ -226,6 +228,7 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
     async def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
+    app.include_router(seat_routes.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 
@@ -289,7 +292,7 @@ async def _handle(
         conn.lang = _lang(msg.lang)
         if isinstance(msg, Hello):
             held = {table.seat_of(t) for t in msg.tokens}
-            conn.seats = {s for s in held if s is not None}
+            service.hold(table, conn, {s for s in held if s is not None})
             if None in held:
                 conn.send(
                     {

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from robinson.bots import Bot, make_bot
@@ -26,11 +28,27 @@ from robinson.engine import (
 from robinson.engine.events import Transfer, Won
 from robinson.web import texts
 from robinson.web.dice import SCHEME
-from robinson.web.store import GameRow, SeatRow, TableRow
+from robinson.web.store import GameRow, Note, SeatRow, TableRow
+
+# A seat handed to a bot by the clock after this many timed-out moves in a row: its owner takes
+# it back by acting again (or with "take back").
+TIMEOUT_LIMIT = 3
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def utc(ms: int | None) -> str | None:
+    """Unix ms as an ISO 8601 UTC timestamp ("2026-12-01T10:00:05.250Z"), the protocol's form."""
+    if ms is None:
+        return None
+    moment = datetime.fromtimestamp(ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Listener(Protocol):
@@ -51,6 +69,8 @@ class LiveGame:
     rolls: int
     # The events of the move that ended the game (the win and the payout), once it is over.
     final_events: list[Event] | None = None
+    deadline: int | None = None  # Unix ms: when the seat to move runs out of time
+    notes: list[Note] = field(default_factory=list)  # seat changes and timeouts, in order
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -67,6 +87,8 @@ class LiveGame:
         rolls = sum(isinstance(a, Roll) for a in record.actions)
         game = cls(row, record.ruleset, state, list(record.actions), rolls)
         game.final_events = final if state.over else None
+        game.deadline = row.deadline
+        game.notes = list(row.notes)
         return game
 
     @property
@@ -106,10 +128,25 @@ class LiveTable:
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
+    host_sha256: str | None = None
+    move_seconds: int | None = None
+    # Seconds without a connection after which others may hand a seat to a bot.
+    absent_after: float = 60.0
+    # When this process took the table up: absence is counted from no earlier than this, so a
+    # restart gives everyone the time to reconnect.
+    loaded_at: int = field(default_factory=now_ms)
 
     @classmethod
-    def from_rows(cls, table: TableRow, game: GameRow) -> LiveTable:
-        return cls(table.id, table.language, table.seats, LiveGame.from_row(game))
+    def from_rows(cls, table: TableRow, game: GameRow, absent_after: float = 60.0) -> LiveTable:
+        return cls(
+            table.id,
+            table.language,
+            table.seats,
+            LiveGame.from_row(game),
+            host_sha256=table.host_sha256,
+            move_seconds=table.move_seconds,
+            absent_after=absent_after,
+        )
 
     @property
     def names(self) -> list[str]:
@@ -131,6 +168,34 @@ class LiveTable:
             self._bots[key] = make_bot(name, seat)
         return self._bots[key]
 
+    def is_host(self, host: object) -> bool:
+        if self.host_sha256 is None or not isinstance(host, str) or not 8 <= len(host) <= 200:
+            return False
+        return hmac.compare_digest(self.host_sha256, token_hash(host))
+
+    # -- presence ------------------------------------------------------------------------------
+
+    def present_seats(self) -> set[int]:
+        """The seats some live connection holds."""
+        held: set[int] = set()
+        for listener in self.listeners:
+            held |= listener.seats
+        return held
+
+    def away_since(self, seat: int) -> int:
+        """Unix ms since which `seat` has had no connection, as far as this process knows."""
+        return max(self.seats[seat].seen_at or 0, self.loaded_at)
+
+    def absent(self, seat: int, now: int) -> bool:
+        """No live connection for `absent_after` seconds."""
+        if seat in self.present_seats():
+            return False
+        return now - self.away_since(seat) >= self.absent_after * 1000
+
+    def out_of_time(self, seat: int) -> bool:
+        """The seat's last turn ran out of time and it has not acted since."""
+        return self.seats[seat].timeouts > 0
+
     def to_move_is_bot(self) -> bool:
         st = self.game.state
         return not st.over and st.to_move is not None and self.seats[st.to_move].kind == "bot"
@@ -146,6 +211,10 @@ class LiveTable:
         )
         if legal and legal[0] == "roll":
             legal = ["roll"]
+        present = self.present_seats()
+        clock = None
+        if game.deadline is not None and not st.over and st.to_move is not None:
+            clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now_ms())}
         return {
             "id": game.id,
             "number": game.row.number,
@@ -165,8 +234,20 @@ class LiveTable:
             "seed_sha256": game.row.seed_sha256,
             "seed": game.row.seed if st.over else None,
             "payout": payout_steps(lang, game.final_events or [], self.names),
+            "move_seconds": self.move_seconds,
+            "absent_after": self.absent_after,
+            "clock": clock,
             "players": [
-                {"seat": i, "kind": seat.kind, "bot": seat.bot, **player}
+                {
+                    "seat": i,
+                    "kind": seat.kind,
+                    "bot": seat.bot,
+                    "present": i in present,
+                    "away_since": None if i in present else utc(self.away_since(i)),
+                    "timeouts": seat.timeouts,
+                    "claimed": seat.invite_sha256 is None,
+                    **player,
+                }
                 for i, (seat, player) in enumerate(
                     zip(self.seats, state_to_json(st, self.names)["players"], strict=True)
                 )
@@ -176,8 +257,14 @@ class LiveTable:
     def snapshot(self, listener: Listener) -> dict[str, Any]:
         """Everything a (re)connecting viewer needs, including the narration so far."""
         lines: list[str] = []
-        for _, _, events in self.game.record().steps():
+        notes = sorted(self.game.notes, key=lambda n: n.version)  # stable: same version in order
+        at = 0
+        for version, (_, _, events) in enumerate(self.game.record().steps()):
+            while at < len(notes) and notes[at].version <= version:
+                lines.append(texts.note(listener.lang, notes[at], self.names))
+                at += 1
             lines.extend(narrate_all(listener.lang, events, self.names))
+        lines.extend(texts.note(listener.lang, n, self.names) for n in notes[at:])
         return {
             "type": "snapshot",
             "table": self.id,
@@ -194,7 +281,20 @@ class LiveTable:
         for listener in list(self.listeners):
             listener.send(build(listener))
 
-    def broadcast_update(self, action: Action, seat: int, events: Sequence[Event]) -> None:
+    def broadcast_state(self, notes: Sequence[Note] = ()) -> None:
+        """The seats changed (a bot took one, its human came back, presence): the new view and
+        the narration of what happened, in each listener's language."""
+        self.broadcast(
+            lambda listener: {
+                "type": "state",
+                "state": self.game_view(listener.lang),
+                "narration": [texts.note(listener.lang, n, self.names) for n in notes],
+            }
+        )
+
+    def broadcast_update(
+        self, action: Action, seat: int, events: Sequence[Event], notes: Sequence[Note] = ()
+    ) -> None:
         per_lang: dict[str, dict[str, Any]] = {}
         events_json = [e.to_json() for e in events]
         for listener in list(self.listeners):
@@ -207,7 +307,8 @@ class LiveTable:
                     "seat": seat,
                     "action": action.to_json(),
                     "events": events_json,
-                    "narration": narrate_all(listener.lang, events, self.names),
+                    "narration": [texts.note(listener.lang, n, self.names) for n in notes]
+                    + narrate_all(listener.lang, events, self.names),
                     "state": self.game_view(listener.lang),
                 }
                 per_lang[listener.lang] = msg
