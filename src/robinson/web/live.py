@@ -135,6 +135,7 @@ class LiveTable:
     # When this process took the table up: absence is counted from no earlier than this, so a
     # restart gives everyone the time to reconnect.
     loaded_at: int = field(default_factory=now_ms)
+    created: int = 0  # Unix ms the table was made
 
     @classmethod
     def from_rows(cls, table: TableRow, game: GameRow, absent_after: float = 60.0) -> LiveTable:
@@ -146,6 +147,7 @@ class LiveTable:
             host_sha256=table.host_sha256,
             move_seconds=table.move_seconds,
             absent_after=absent_after,
+            created=table.created * 1000,
         )
 
     @property
@@ -183,14 +185,16 @@ class LiveTable:
         return held
 
     def away_since(self, seat: int) -> int:
-        """Unix ms since which `seat` has had no connection, as far as this process knows."""
-        return max(self.seats[seat].seen_at or 0, self.loaded_at)
+        """Unix ms `seat` was last connected (stored), else when the table was made."""
+        return self.seats[seat].seen_at or self.created
 
     def absent(self, seat: int, now: int) -> bool:
-        """No live connection for `absent_after` seconds."""
+        """No live connection for `absent_after` seconds. Counted from no earlier than when
+        this process took the table up, so that after a restart everyone can reconnect."""
         if seat in self.present_seats():
             return False
-        return now - self.away_since(seat) >= self.absent_after * 1000
+        since = max(self.away_since(seat), self.loaded_at)
+        return now - since >= self.absent_after * 1000
 
     def out_of_time(self, seat: int) -> bool:
         """The seat's last turn ran out of time and it has not acted since."""
@@ -212,9 +216,10 @@ class LiveTable:
         if legal and legal[0] == "roll":
             legal = ["roll"]
         present = self.present_seats()
+        now = now_ms()
         clock = None
         if game.deadline is not None and not st.over and st.to_move is not None:
-            clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now_ms())}
+            clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
         return {
             "id": game.id,
             "number": game.row.number,
@@ -244,6 +249,7 @@ class LiveTable:
                     "bot": seat.bot,
                     "present": i in present,
                     "away_since": None if i in present else utc(self.away_since(i)),
+                    "absent": self.absent(i, now),
                     "timeouts": seat.timeouts,
                     "claimed": seat.invite_sha256 is None,
                     **player,

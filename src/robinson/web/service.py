@@ -236,6 +236,7 @@ class GameService:
             assert game is not None
             table = LiveTable.from_rows(row, game, self.absent_after)
             self._remember(table)
+            self._absence_later(table)  # absence counts from now on: its flags flip then
             return table
 
     async def table_of_game(self, game_id: str) -> LiveTable:
@@ -703,6 +704,11 @@ class GameService:
             table.seats[seat].seen_at = now
             self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
         table.broadcast_state()
+        if before - after:  # someone left: tell everyone again when the seat counts as absent
+            self._absence_later(table)
+
+    def _absence_later(self, table: LiveTable) -> None:
+        asyncio.get_running_loop().call_later(table.absent_after + 0.05, table.broadcast_state)
 
     def _in_background(self, work: Any) -> None:
         """Run `work` without waiting for it; a failure is logged (presence is not a move)."""
