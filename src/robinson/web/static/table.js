@@ -2,6 +2,7 @@
 // shows its state and sends the player's clicks.
 import { COLOURS, drawBoard, drawDie, drawParrot, drawPawns, robotIcon } from "./board.js";
 import { loadTexts, t, texts, tn } from "./texts.js";
+import { decorateSeats, takeFragment } from "./seats.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -89,6 +90,7 @@ async function receive(msg) {
     $("log").replaceChildren(...msg.log.map((line) => make("li", line)));
     if (newGame) { await loadTexts(texts.lang, msg.game.id); redrawBoard(); showDie(msg.game.last_roll, false); }
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
+    state.shown = true;
   } else if (msg.type === "update") {
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
@@ -97,7 +99,9 @@ async function receive(msg) {
     animate(msg.events);
     render(msg.state);
   } else if (msg.type === "state") {
-    state.game = msg.state; render(msg.state);
+    for (const line of msg.narration || []) $("log").append(make("li", line));
+    state.game = msg.state;
+    if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
@@ -124,7 +128,7 @@ function animate(events) {
 function render(game) {
   state.busy = false;
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
-  addSeatButtons(game);
+  decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
@@ -150,23 +154,6 @@ function render(game) {
     if (hadFocus || document.activeElement === document.body || !document.activeElement) actions.firstChild?.focus();
   }
   renderEnd(game);
-}
-
-function addSeatButtons(game) {
-  const held = state.you.find((s) => game.players[s].kind === "human") ?? state.you[0];
-  if (game.over || held === undefined) return;
-  for (const p of game.players) {
-    const li = $("players").querySelector(`[data-player="${p.seat}"]`);
-    if (p.kind === "human" && !state.you.includes(p.seat)) {
-      const b = make("button", t("web.hand_to_bot"), { type: "button" });
-      b.onclick = () => send({ type: "bot", seat: p.seat, bot: "heuristic", token: state.seatTokens[held] });
-      li.append(b);
-    } else if (p.kind === "bot" && state.you.includes(p.seat)) {
-      const b = make("button", t("web.take_back"), { type: "button" });
-      b.onclick = () => send({ type: "take_back", seat: p.seat, token: state.seatTokens[p.seat] });
-      li.append(b);
-    }
-  }
 }
 
 // The end: the winner takes the bank, then each share, as separate steps (the engine's events).
@@ -209,6 +196,7 @@ async function mapTokens() {
 export async function openTable(tableId) {
   $("table").hidden = false;
   state.table = tableId;
+  await takeFragment(tableId);  // claims an invite (#i:…), keeps the host's secret (#h:…)
   state.tokens = tableTokens(tableId);
   await mapTokens();
   drawParrot($("parrot-bird"));
