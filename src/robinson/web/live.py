@@ -28,6 +28,7 @@ from robinson.engine import (
 from robinson.engine.events import Transfer, Won
 from robinson.web import texts
 from robinson.web.dice import SCHEME
+from robinson.web.limits import MAX_TOKEN, MIN_TOKEN
 from robinson.web.store import GameRow, Note, SeatRow, TableRow
 
 # A seat handed to a bot by the clock after this many timed-out moves in a row: its owner takes
@@ -155,7 +156,7 @@ class LiveTable:
         return [s.name for s in self.seats]
 
     def seat_of(self, token: object) -> int | None:
-        if not isinstance(token, str) or not 8 <= len(token) <= 200:
+        if not isinstance(token, str) or not MIN_TOKEN <= len(token) <= MAX_TOKEN:
             return None
         digest = token_hash(token)
         for s in self.seats:
@@ -335,5 +336,4 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    lines = (texts.narrate(lang, e, names) for e in events)
-    return [line for line in lines if line]
+    return texts.narrate_all(lang, events, names)

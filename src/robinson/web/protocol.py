@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
+
 Move = Literal["roll", "restart", "move", "stay", "again", "stop", "jump"]
-MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 
 
 class Strict(BaseModel):
@@ -16,7 +17,7 @@ class Strict(BaseModel):
 
 
 class SeatIn(Strict):
-    name: str = Field(min_length=1, max_length=40, examples=["Anna"])
+    name: str = Field(min_length=1, max_length=MAX_NAME, examples=["Anna"])
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, description="bot name when kind is 'bot'")
 
@@ -31,7 +32,7 @@ class TableIn(Strict):
     move_seconds: StrictInt | None = Field(
         default=None, description="the clock: seconds per move (5 to 604800); null: no clock"
     )
-    seats: list[SeatIn] = Field(min_length=2, max_length=8)
+    seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
 
 
 class ActIn(Strict):
@@ -69,7 +70,7 @@ class BotIn(Strict):
 class Hello(Strict):
     type: Literal["hello"]
     lang: str = "en"
-    tokens: list[str] = Field(default_factory=list, max_length=8)
+    tokens: list[str] = Field(default_factory=list, max_length=MAX_TOKENS)
 
 
 class Lang(Strict):

@@ -25,8 +25,6 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES, make_bot
 from robinson.engine import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Action,
     Choose,
     GameRecord,
@@ -43,6 +41,7 @@ from robinson.engine import (
 from robinson.web import dice, texts
 from robinson.web import seats as seating
 from robinson.web.errors import ServiceError
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
 from robinson.web.live import (
     TIMEOUT_LIMIT,
     Listener,
@@ -57,7 +56,6 @@ from robinson.web.store import KEEP, Conflict, GameRow, Note, SeatRow, Store, Ta
 log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
-MAX_NAME = 40
 MOVE_SECONDS = (5, 604800)  # the clock's range: a live game to a game by correspondence
 CLOCK_POLL = 30.0  # seconds: the clock looks at the store at least this often (other processes)
 TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOUT_LIMIT times
@@ -115,9 +113,9 @@ class GameService:
         language: str = "en",
         move_seconds: int | None = None,
     ) -> dict[str, Any]:
-        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise ServiceError(
-                "bad_request", f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(seats)}"
+                "bad_request", f"a table has {MIN_SEATS} to {MAX_SEATS} seats, got {len(seats)}"
             )
         try:
             rules = Ruleset.from_json(ruleset)

@@ -41,6 +41,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
 
+from robinson.web import schema
+
+# What the queries below use. The database itself is made and changed only by the revisions in
+# web/migrations/ (schema.py runs them); a test checks this matches the newest revision.
 metadata = MetaData()
 
 tables = Table(
@@ -129,7 +133,7 @@ class StoreUnavailable(Exception):
 
 
 EXAMPLE_URLS = "sqlite:////path/to/robinson.sqlite3 or postgresql+psycopg://user:password@host/db"
-# Any fixed number: the key of PostgreSQL's advisory lock held while the schema is created.
+# Any fixed number: the key of PostgreSQL's advisory lock held while the schema is upgraded.
 SCHEMA_ATTEMPTS = 10
 SCHEMA_LOCK = 0x526F62696E73
 
@@ -250,29 +254,34 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self._create_schema()
+        except schema.SchemaError as e:
+            self.engine.dispose()
+            raise StoreUnavailable(f"cannot use the database {shown}: {e}") from None
         except DBAPIError as e:
             self.engine.dispose()
             reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
             raise StoreUnavailable(f"cannot open the database {shown}: {reason}") from None
 
     def _create_schema(self) -> None:
-        # Two servers starting at once on an empty database would both see no tables and both
-        # CREATE them. PostgreSQL: a lock (released at commit) makes the second wait. SQLite has
-        # no such lock: the loser sees "already exists", or "database is locked" when its read of
-        # the schema cannot be upgraded to a write (SQLite refuses at once rather than deadlock),
-        # and simply looks again a moment later.
-        retryable = ("already exists", "database is locked")
+        # Two servers starting at once must not both create or upgrade the schema. PostgreSQL:
+        # an advisory lock (released at commit) makes the second wait, and its DDL is
+        # transactional. SQLite: BEGIN IMMEDIATE takes the write lock at once (the second waits
+        # out busy_timeout); "database is locked" can still come from the WAL switch racing a
+        # first connection, and is simply tried again a moment later.
         for attempt in range(SCHEMA_ATTEMPTS):
             try:
-                with self.engine.begin() as conn:
+                with self.engine.connect() as conn:
                     if self.engine.dialect.name == "postgresql":
                         conn.execute(
                             text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK}
                         )
-                    metadata.create_all(conn)
+                    else:
+                        conn.exec_driver_sql("BEGIN IMMEDIATE")
+                    schema.upgrade(conn)
+                    conn.commit()
                 return
             except DBAPIError as e:
-                if attempt == SCHEMA_ATTEMPTS - 1 or not any(r in str(e.orig) for r in retryable):
+                if attempt == SCHEMA_ATTEMPTS - 1 or "database is locked" not in str(e.orig):
                     raise
                 time.sleep(0.02 * (attempt + 1))
 

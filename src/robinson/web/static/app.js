@@ -19,14 +19,14 @@ let meta = null;
 function seatRow(name, kind) {
   const n = $("seats").querySelectorAll(".seat").length + 1;
   const row = make("div", null, { class: "seat" });
-  const input = make("input", null, { name: "name", maxlength: 40, required: "" });
+  const input = make("input", null, { name: "name", maxlength: meta.limits.name, required: "" });
   input.value = name;
   const kindSel = make("select", null, { name: "kind" });
   kindSel.append(make("option", t("ui.human"), { value: "human" }));
   for (const b of meta.bots) kindSel.append(make("option", t("web.bot_named", { bot: b }), { value: `bot:${b}` }));
   kindSel.value = kind;
   const remove = make("button", "×", { type: "button", class: "remove" });
-  remove.onclick = () => { if ($("seats").querySelectorAll(".seat").length > 2) { row.remove(); labelSeats(); } };
+  remove.onclick = () => { if ($("seats").querySelectorAll(".seat").length > meta.limits.min_seats) { row.remove(); labelSeats(); } };
   row.append(make("span", null, { class: "swatch" }), input, kindSel, remove);
   return row;
 }
@@ -52,7 +52,7 @@ async function home() {
   edition.value = { lv: "lv", cs: "cs", ca: "ca" }[texts.lang] || "standard";
   labelEditions();
   const add = (name, kind) => {
-    if ($("seats").querySelectorAll(".seat").length >= 8) return;
+    if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
   };
   add("Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");

@@ -1,0 +1,23 @@
+"""The web's limits, declared once: the request models (protocol.py), the answers (models.py),
+the service and the page (through /api/meta) all read them from here."""
+
+from __future__ import annotations
+
+from robinson.engine import MAX_PLAYERS, MIN_PLAYERS
+
+MAX_NAME = 40  # characters of a seat's name, after spaces are collapsed
+MIN_SEATS = MIN_PLAYERS  # the engine's own bounds on the number of players
+MAX_SEATS = MAX_PLAYERS
+MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
+MIN_TOKEN, MAX_TOKEN = 8, 200  # characters of a seat token worth hashing (ours are 32)
+MAX_TOKENS = MAX_SEATS  # tokens one browser may present (hot-seat: every seat of a table)
+
+
+def as_json() -> dict[str, int]:
+    """The limits the page needs (GET /api/meta)."""
+    return {
+        "name": MAX_NAME,
+        "min_seats": MIN_SEATS,
+        "max_seats": MAX_SEATS,
+        "message": MAX_MESSAGE,
+    }

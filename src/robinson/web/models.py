@@ -1,0 +1,309 @@
+"""What the server answers: every REST response and every WebSocket message from server to client
+(pydantic). The incoming shapes are in protocol.py; docs/protocol.md explains both.
+
+The service and the live table build plain dicts; the REST routes declare these models as their
+`response_model` and the WebSocket sender validates each message against `ServerMessage`, so a
+field added in one place and not here fails loudly (`extra="forbid"`) instead of drifting.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from robinson.web.protocol import Move
+
+Kind = Literal["human", "bot"]
+MessageId = int | str | None
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- REST -----------------------------------------------------------------------------------------
+
+
+class Edition(Out):
+    name: str
+    fever: str = Field(description="what square 12 does: skip_turn or extra_roll")
+    choices: str = Field(description="optional or compulsory decisions")
+
+
+class Limits(Out):
+    name: int = Field(description="most characters in a seat's name")
+    min_seats: int
+    max_seats: int
+    message: int = Field(description="most bytes in a request body or WebSocket message")
+
+
+class Meta(Out):
+    editions: list[Edition]
+    bots: list[str]
+    languages: list[str]
+    limits: Limits
+
+
+class SeatCreated(Out):
+    seat: int
+    name: str
+    kind: Kind
+    bot: str | None
+    token: str = Field(description="the seat's secret: shown once, never stored in clear")
+    link: str = Field(description="the seat's own link, /t/{table}#{token}")
+    invite: str | None = Field(
+        description="a human seat's one-time invite link, /t/{table}#i:{code}; null for a bot"
+    )
+
+
+class TableCreated(Out):
+    table: str
+    game: str
+    spectator: str = Field(description="the spectator link")
+    host: str = Field(description="the host's secret: shows the invites, re-invites seats")
+    host_link: str = Field(description="/t/{table}#h:{host}")
+    move_seconds: int | None = Field(description="the clock; null: none")
+    seats: list[SeatCreated]
+
+
+class PlayerView(Out):
+    seat: int
+    kind: Kind
+    bot: str | None
+    name: str
+    position: int
+    purse: int
+    alive: bool
+    friday: int | None
+    skips: int
+    shipwrecked: bool
+    present: bool = Field(description="a live connection holds the seat")
+    away_since: str | None = Field(description="UTC time it was last connected (else made)")
+    absent: bool = Field(description="away long enough for others to hand it to a bot")
+    timeouts: int = Field(description="timed-out moves in a row")
+    claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+
+
+class Clock(Out):
+    seat: int = Field(description="the seat to move")
+    deadline: str = Field(description="UTC time its move is made for it")
+    now: str = Field(description="the server's UTC time when this view was made")
+
+
+class PayoutStep(BaseModel):
+    """One step of the end: the engine's `won` or `transfer` event as JSON, plus its narration."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: Literal["won", "transfer"]
+    text: str
+
+
+class GameView(Out):
+    id: str
+    number: int = Field(description="1 for a table's first game, 2 for the rematch, ...")
+    ruleset: dict[str, Any]
+    rules: str = Field(description="the ruleset in the viewer's language")
+    first: int
+    version: int = Field(description="the number of actions in the log")
+    phase: str
+    to_move: int | None
+    pending_roll: int | None
+    last_roll: int | None
+    bank: int
+    over: bool
+    winner: int | None
+    legal: list[Move]
+    prompt: str
+    seed_sha256: str
+    seed: str | None = Field(description="revealed once the game is over")
+    payout: list[PayoutStep]
+    move_seconds: int | None = Field(description="the clock; null: none")
+    absent_after: float = Field(description="seconds without a connection to be absent")
+    clock: Clock | None
+    players: list[PlayerView]
+
+
+class TableView(Out):
+    table: str
+    language: str = Field(description="the table's default language")
+    game: GameView
+
+
+class Seat(Out):
+    seat: int
+
+
+# -- seats: invites, the host's panel, another device (docs/protocol.md "Seats") ----------------
+
+
+class Claimed(Out):
+    seat: int
+    token: str = Field(description="the seat's new secret, for this browser alone")
+    link: str = Field(description="/t/{table}#{token}")
+
+
+class SeatLink(Out):
+    seat: int
+    link: str
+    qr: str = Field(description="the absolute link as a QR code, an inline SVG element")
+
+
+class InviteSeat(Out):
+    seat: int
+    name: str
+    kind: Kind
+    claimed: bool
+    present: bool
+    link: str | None = Field(description="the one-time invite while unclaimed")
+    qr: str | None
+
+
+class Invites(Out):
+    table: str
+    spectator: str
+    spectator_qr: str
+    seats: list[InviteSeat]
+
+
+class Version(Out):
+    version: int
+
+
+class Ok(Out):
+    ok: Literal[True]
+
+
+class NewGame(Out):
+    game: str
+
+
+class PlayerState(Out):
+    position: int
+    purse: int
+    alive: bool
+    friday: int | None
+    skips: int
+    shipwrecked: bool
+
+
+class StateJson(Out):
+    """The engine's state as JSON, without names (the replay's names are in its record)."""
+
+    over: bool
+    winner: int | None
+    to_move: int | None
+    phase: str
+    pending_roll: int | None
+    bank: int
+    players: list[PlayerState]
+
+
+class ReplaySeat(Out):
+    kind: Kind
+    bot: str | None
+
+
+class ReplayStep(Out):
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    narration: list[str]
+    state: StateJson
+
+
+class Replay(Out):
+    game: str
+    record: dict[str, Any] = Field(description="the engine's record JSON")
+    seats: list[ReplaySeat]
+    initial: StateJson
+    steps: list[ReplayStep]
+
+
+class SquareText(Out):
+    number: int
+    kind: str
+    title: str
+    story: str
+    effect: str | None = Field(description="the rule in force; null for a story square")
+
+
+class Texts(Out):
+    lang: str
+    ui: dict[str, str]
+    plurals: dict[str, list[str]]
+    plural_index: list[int]
+    options: dict[str, str]
+    squares: list[SquareText]
+    rules: str
+
+
+class ErrorBody(Out):
+    code: str = Field(description="stable: clients switch on it (docs/protocol.md, Errors)")
+    message: str = Field(description="for people: what was expected")
+
+
+class Error(Out):
+    error: ErrorBody
+
+
+# -- WebSocket, server to client ----------------------------------------------------------------
+
+
+class Snapshot(Out):
+    type: Literal["snapshot"]
+    table: str
+    language: str
+    lang: str
+    you: list[int] = Field(description="the seats this connection holds")
+    game: GameView
+    log: list[str]
+
+
+class Update(Out):
+    type: Literal["update"]
+    game: str
+    version: int
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    narration: list[str]
+    state: GameView
+
+
+class StateChanged(Out):
+    type: Literal["state"]
+    state: GameView
+    narration: list[str] = Field(default_factory=list, description="who did what to a seat")
+
+
+class Ack(Out):
+    type: Literal["ack"]
+    id: MessageId = None
+    version: int | None = None
+    game: str | None = None
+
+
+class Pong(Out):
+    type: Literal["pong"]
+    id: MessageId = None
+
+
+class ErrorMessage(Out):
+    type: Literal["error"]
+    code: str
+    message: str
+    id: MessageId = None
+
+
+ServerMessage = Annotated[
+    Snapshot | Update | StateChanged | Ack | Pong | ErrorMessage, Field(discriminator="type")
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as JSON text, checked against its model. Keys the builder left out stay
+    out (`exclude_unset`), so the bytes are those of the dict."""
+    checked = server_message.validate_python(message)
+    text: str = checked.model_dump_json(exclude_unset=True)
+    return text

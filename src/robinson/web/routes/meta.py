@@ -1,0 +1,45 @@
+"""What tables can be made of, and the page's texts."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from robinson.bots import BOT_NAMES
+from robinson.engine import EDITIONS, Ruleset
+from robinson.web import limits, texts
+from robinson.web.models import Meta, Texts
+from robinson.web.routes import ERRORS, Service, language
+
+router = APIRouter(tags=["meta"], responses=ERRORS)
+
+
+@router.get("/api/meta", response_model=Meta)
+async def meta() -> dict[str, object]:
+    """What a table can be made of: editions, bots, languages, and the limits on what is sent."""
+    return {
+        "editions": [
+            {"name": e.name, "fever": e.fever.value, "choices": e.choices.value}
+            for e in EDITIONS.values()
+        ],
+        "bots": list(BOT_NAMES),
+        "languages": list(texts.LANGUAGES),
+        "limits": limits.as_json(),
+    }
+
+
+@router.get("/api/i18n/{lang}", response_model=Texts)
+async def i18n(lang: str, service: Service, game: str | None = None) -> dict[str, object]:
+    """UI strings and square texts; with `game`, the effect lines follow its ruleset."""
+    lang = language(lang)
+    ruleset = Ruleset()
+    if game is not None:
+        ruleset = (await service.record(game)).ruleset
+    return {
+        "lang": lang,
+        "ui": texts.ui_strings(lang),
+        "plurals": texts.ui_plurals(lang),
+        "plural_index": texts.plural_index(lang),
+        "options": texts.option_labels(lang),
+        "squares": texts.squares(lang, ruleset),
+        "rules": texts.rules_summary(lang, ruleset),
+    }

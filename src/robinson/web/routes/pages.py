@@ -1,0 +1,19 @@
+"""The page (one HTML file; the client decides what to show from the address)."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+STATIC = resources.files("robinson.web") / "static"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+@router.get("/t/{table_id}")
+@router.get("/replay/{game_id}")
+async def page() -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"), media_type="text/html")
