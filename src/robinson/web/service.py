@@ -177,6 +177,7 @@ class GameService:
         self._remember(table)
         self._wake_bots(table)
         self._clock_changed(game_row.deadline)
+        self._absence_later(table)  # nobody has come yet: absent after `absent_after`
         return {
             "table": table.id,
             "game": table.game.id,
