@@ -212,3 +212,11 @@ def test_english_says_his_friday_everywhere() -> None:
     assert not any("their Friday" in x for x in texts)
     line = t.narrate(ev.Transfer(0, 1, 4, 4, Reason.FRIDAY_SHARE), NAMES)
     assert line == "Anna gives a third, 4 tokens, to his Friday, Bruno."
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_templates_that_take_a_note_end_with_their_full_stop(lang: str) -> None:
+    t = Translator(lang)
+    keys = [k for k in t.ui_strings() if k.startswith(("event.transfer.", "event.will_skip."))]
+    for key in [*keys, "event.skipped"]:
+        assert t.gettext(key)[-1] in ".!", (lang, key)

@@ -45,12 +45,12 @@ class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
     def __init__(
-        self, database: Path | str, bot_delay: float = 0.0, options: tuple[str, ...] = ()
+        self, database: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = ()
     ) -> None:
-        """`database`: a SQLite file's path, or any database URL; `options` of `serve`."""
+        """`database`: a SQLite file's path, or any database URL; `extra`: more options."""
         self.url_db = database if isinstance(database, str) else f"sqlite:///{database}"
         self.bot_delay = bot_delay
-        self.options = options
+        self.extra = extra
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -65,7 +65,7 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
-        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.options]
+        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -121,11 +121,20 @@ def status_lines(t: Translator, state: State, names: Sequence[str]) -> list[Text
             parts.append(f"✝ {t.gettext('ui.dead')}")
         if state.winner == seat:
             parts.append(f"★ {t.gettext('ui.winner')}")
-        for part in parts:
-            line.append(f"  {part}")
-        line.rstrip()  # in place
-        lines.append(line)
+        lines += _with_parts(line, parts, " " * 4)  # going on under the name
     return lines
+
+
+def _with_parts(line: Text, parts: list[str], indent: str) -> list[Text]:
+    """`line` with `parts` added, going on under the name when 80 columns would not hold them."""
+    out = [line]
+    for part in parts:
+        if out[-1].cell_len + 2 + len(part) > _WIDTH:
+            out.append(Text(indent))
+        out[-1].append(f"  {part}")
+    for text in out:
+        text.rstrip()  # in place
+    return out
 
 
 def board_lines(t: Translator, state: State, names: Sequence[str]) -> list[str]:

@@ -7,31 +7,41 @@
 A per-table asyncio lock serializes moves, so of two clients sending the same turn at once the
 first is applied and the second sees `stale_version`; the store's (game, seq) key guards the same
 thing across processes. Bot seats are played by a task per table through the same steps.
+
+Several processes may serve one table (web/cluster.py, docs/deploy.md). The hooks are few: a
+committed change is published on the table's channel after the local broadcast (`_publish`); a
+message from another process is applied to this process's copy in order (`_on_bus`), a copy
+that misses a step catching up from the database (`_catch_up`); and only the holder of the
+table's driver lease plays its bots (`_wake_bots`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import secrets
 import time
 import unicodedata
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from robinson.bots import BOT_NAMES, make_bot
+from robinson.bots import BOT_NAMES
 from robinson.engine import (
     Action,
     Choose,
+    Event,
     GameRecord,
     Phase,
     RobinsonError,
     Roll,
     Ruleset,
+    State,
+    action_from_json,
     apply,
     expected,
     legal_actions,
@@ -40,25 +50,23 @@ from robinson.engine import (
 )
 from robinson.web import dice, texts
 from robinson.web import seats as seating
+from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.live import (
     TIMEOUT_LIMIT,
-    Listener,
     LiveGame,
     LiveTable,
     narrate_all,
     now_ms,
     token_hash,
 )
-from robinson.web.store import KEEP, Conflict, GameRow, Note, SeatRow, Store, TableRow
+from robinson.web.seating import Seating, _apply_seat_changes
+from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
-MOVE_SECONDS = (5, 604800)  # the clock's range: a live game to a game by correspondence
-CLOCK_POLL = 30.0  # seconds: the clock looks at the store at least this often (other processes)
-TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOUT_LIMIT times
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 
 
@@ -73,23 +81,48 @@ class SeatSpec:
     bot: str | None = None
 
 
-class GameService:
-    def __init__(self, store: Store, bot_delay: float = 0.8, absent_after: float = 60.0) -> None:
+# A handler of a kind of message from another process (e.g. presence): (table, message).
+BusHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
+
+
+class GameService(Seating):
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        cluster: Cluster | None = None,
+        absent_after: float = 60.0,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.cluster = cluster or Cluster()
         self.absent_after = absent_after
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
+        # Messages of other processes waiting for their table's lock, and who applies them.
+        self._inbox: dict[str, deque[dict[str, Any]]] = {}
+        self._draining: dict[str, asyncio.Task[None]] = {}
+        self._chores: set[asyncio.Task[Any]] = set()
+        # More kinds of bus message (beyond move, seats, game) may be handled by other modules.
+        self.bus_handlers: dict[str, BusHandler] = {}
         self._clock_task: asyncio.Task[None] | None = None
         self._clock_wake = asyncio.Event()
         self._clock_next: int | None = None  # Unix ms the clock loop plans to wake up
-        self._background: set[asyncio.Task[None]] = set()
 
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Resume every unfinished game whose next move is a bot's (after a restart)."""
+        cluster = self.cluster
+        await cluster.bus.start(self._on_bus, self._resync)
+        await cluster.leases.start(self._lease_gained, self._lease_lost, self._orphaned)
+        await cluster.presence.start()
+        await self.adopt()
+        self._clock_task = asyncio.create_task(self._run_clocks())
+
+    async def adopt(self) -> None:
+        """Drive every unfinished game that needs it (here, or where nobody else does)."""
         for table_id in await asyncio.to_thread(self.store.tables_with_unfinished_games):
             table = await self.table(table_id)
             self._wake_bots(table)
@@ -99,9 +132,13 @@ class GameService:
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
         if self._clock_task is not None:
             tasks.append(self._clock_task)
+        tasks += [*self._draining.values(), *self._chores]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.cluster.leases.stop()
+        await self.cluster.presence.stop()
+        await self.cluster.bus.stop()
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -219,6 +256,16 @@ class GameService:
     def _remember(self, table: LiveTable) -> None:
         self._tables[table.id] = table
         self._game_table[table.game.id] = table.id
+        self.cluster.bus.follow(table.id)  # keep this copy current while it is held
+
+    def _forget(self, table_id: str) -> None:
+        """Drop a table from memory (for an expiry of idle tables): stop following it."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            self._game_table.pop(table.game.id, None)
+            self.cluster.bus.unfollow(table_id)
+            if self.cluster.leases.holds(table_id):
+                self.cluster.leases.release(table_id)
 
     async def table(self, table_id: str) -> LiveTable:
         table = self._tables.get(table_id)
@@ -350,13 +397,41 @@ class GameService:
                 "storage_unavailable", "the database could not store the move; try again"
             ) from None
         except Conflict:
-            # Another process wrote this step: our copy is old. Reload it and refuse the move.
-            row = await asyncio.to_thread(self.store.load_game, game.id)
-            assert row is not None
-            table.game = LiveGame.from_row(row)
+            # Another process wrote this step: our copy is old. Catch up (telling the viewers
+            # here of the steps they missed) and refuse the move.
+            await self._catch_up(table)
             raise ServiceError(
                 "stale_version", "the game moved on; here is the new state"
             ) from None
+        self._advance(table, action, seat, state, events, deadline, notes, seat_changes)
+        self._publish(
+            table,
+            {
+                "k": "move",
+                "game": game.id,
+                "seq": game.version - 1,
+                "action": action.to_json(),
+                "seat": seat,
+                "deadline": deadline,
+                "notes": [vars(n) for n in notes],
+                "seat_changes": seat_changes,
+            },
+        )
+
+    def _advance(
+        self,
+        table: LiveTable,
+        action: Action,
+        seat: int,
+        state: State,
+        events: Sequence[Event],
+        deadline: int | None = None,
+        notes: Sequence[Note] = (),
+        seat_changes: Sequence[tuple[int, dict[str, Any]]] = (),
+    ) -> None:
+        """Take a stored step into this copy of the game and tell its viewers here (with the
+        next move's deadline, the seat changes and the notes stored with it)."""
+        game = table.game
         game.actions.append(action)
         game.state = state
         game.deadline = deadline
@@ -370,20 +445,65 @@ class GameService:
         self._wake_bots(table)
         self._clock_changed(deadline)
 
+    def _publish(self, table: LiveTable, message: dict[str, Any]) -> None:
+        self.cluster.bus.publish(table.id, message)
+
     # -- bots ----------------------------------------------------------------------------------
 
+    def needs_driver(self, table: LiveTable) -> bool:
+        """Whether somebody must act for the table unasked: a bot seat in an unfinished game.
+        (Clocks and timeouts add their own condition here.)"""
+        return not table.game.state.over and any(s.kind == "bot" for s in table.seats)
+
     def _wake_bots(self, table: LiveTable) -> None:
+        leases = self.cluster.leases
+        if not leases.holds(table.id):
+            if self.needs_driver(table):
+                leases.want(table.id)  # `_lease_gained` wakes us if we get it
+            return
+        if not self.needs_driver(table) and self.cluster.shared:
+            leases.release(table.id)  # let the lease go: nothing to drive here
+            return
         if table.to_move_is_bot() and (table.bot_task is None or table.bot_task.done()):
             table.bot_task = asyncio.create_task(self._drive_bots(table))
 
+    def _lease_gained(self, table_id: str) -> None:
+        self._chore(self._wake_table(table_id))
+
+    def _lease_lost(self, table_id: str) -> None:
+        table = self._tables.get(table_id)
+        if table is not None and table.bot_task is not None:
+            table.bot_task.cancel()
+
+    def _orphaned(self, table_id: str) -> None:
+        """Its driver's lease ran out (the process died): take it on if it still needs one."""
+        self._chore(self._wake_table(table_id, orphan=True))
+
+    async def _wake_table(self, table_id: str, orphan: bool = False) -> None:
+        try:
+            table = await self.table(table_id)
+        except ServiceError:
+            self.cluster.leases.release(table_id)  # no such table (any more): forget it
+            return
+        if orphan and not self.needs_driver(table):
+            self.cluster.leases.release(table_id)
+        else:
+            self._wake_bots(table)
+
+    def _chore(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
     async def _drive_bots(self, table: LiveTable) -> None:
         pause = self.bot_delay
+        leases = self.cluster.leases
         try:
-            while table.to_move_is_bot():
+            while table.to_move_is_bot() and leases.holds(table.id):
                 await asyncio.sleep(pause)
                 pause = self.bot_delay
                 async with table.lock:
-                    if not table.to_move_is_bot():
+                    if not table.to_move_is_bot() or not leases.holds(table.id):
                         return
                     game = table.game
                     seat = game.state.to_move
@@ -406,246 +526,6 @@ class GameService:
             raise
         except Exception:  # a bot task must never die silently
             log.exception("bot driver of table %s failed", table.id)
-
-    # -- seats: bots, owners, invites (docs/protocol.md "Seats") -------------------------------
-
-    async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
-        """The owner may always; anyone else seated only when the seat is absent (no connection
-        for `absent_after` seconds) or out of time, else `seat_present`."""
-        table = await self.table(table_id)
-        actor = self.authenticate(table, token)
-        target = self._seat_index(table, seat)
-        if bot not in BOT_NAMES:
-            raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
-        async with table.lock:
-            row, now = table.seats[target], now_ms()
-            if row.kind == "bot" and actor != target:
-                raise ServiceError("seat_is_bot", "a bot plays this seat already")
-            data: dict[str, Any] = {"seat": target, "actor": actor, "bot": str(bot)}
-            if actor != target:
-                if table.out_of_time(target):
-                    data["out_of_time"] = True
-                elif table.absent(target, now):
-                    data["away"] = (now - table.away_since(target)) // 1000
-                else:
-                    raise ServiceError(
-                        "seat_present",
-                        f"{row.name} is at the table; a bot may take the seat only after "
-                        f"{table.absent_after:g} s without a connection, or when out of time",
-                    )
-            note = Note(table.game.version, "bot", data)
-            changes = [(target, {"kind": "bot", "bot": str(bot)})]
-            await self._change_seats(table, changes, [note])
-            self._wake_bots(table)
-
-    async def take_back(self, table_id: str, token: object, seat: object) -> None:
-        """A seat handed to a bot returns to its human: only that seat's own token can do it."""
-        table = await self.table(table_id)
-        own = self.authenticate(table, token)
-        target = self._seat_index(table, seat)
-        if own != target:
-            raise ServiceError("bad_token", "only the seat's own link can take it back")
-        async with table.lock:
-            if table.seats[target].kind == "bot":
-                await self._seat_to_human(table, target, "back")
-
-    async def _seat_to_human(self, table: LiveTable, seat: int, kind: str) -> None:
-        """The seat's owner plays again (lock held): `kind` is the note, "back" or "returned"."""
-        changes = [(seat, {"kind": "human", "bot": None, "timeouts": 0})]
-        await self._change_seats(table, changes, [Note(table.game.version, kind, {"seat": seat})])
-
-    async def _change_seats(
-        self, table: LiveTable, changes: list[tuple[int, dict[str, Any]]], notes: list[Note]
-    ) -> None:
-        """Store seat changes between moves with their notes and the new deadline (the seat to
-        move may have become a bot or a human), then tell everyone. Lock held."""
-        game = table.game
-        kinds = {s: v["kind"] for s, v in changes if "kind" in v}
-        deadline: Any = KEEP
-        to_move = game.state.to_move
-        if to_move in kinds and table.move_seconds is not None and not game.state.over:
-            deadline = now_ms() + table.move_seconds * 1000 if kinds[to_move] == "human" else None
-        await asyncio.to_thread(
-            self.store.change_seats,
-            game.id,
-            [(table.id, s, v) for s, v in changes],
-            notes,
-            deadline,
-        )
-        if deadline is not KEEP:
-            game.deadline = deadline
-            self._clock_changed(deadline)
-        _apply_seat_changes(table, changes)
-        game.notes.extend(notes)
-        table.broadcast_state(notes)
-
-    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
-        """Open an invite: the seat gets a new secret, given to this browser alone; the invite
-        is spent (`seat_taken` for anyone who tries it again) and older secrets stop working."""
-        table = await self.table(table_id)
-        if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
-            raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
-        digest = token_hash(invite)
-        async with table.lock:
-            seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
-            token = secrets.token_urlsafe(24)
-            if seat is None or not await asyncio.to_thread(
-                self.store.claim, table.id, seat, digest, token_hash(token)
-            ):
-                raise ServiceError(
-                    "seat_taken",
-                    "this invite was used already: the seat is taken (ask the "
-                    "host for a new link if it was meant for you)",
-                )
-            row = table.seats[seat]
-            row.token_sha256, row.invite_sha256, row.timeouts = token_hash(token), None, 0
-            await self._change_seats(
-                table, [], [Note(table.game.version, "claimed", {"seat": seat})]
-            )
-            self._drop_holders(table, seat)
-            return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
-
-    def _drop_holders(self, table: LiveTable, seat: int) -> None:
-        """Connections that held `seat` with its old secret hold it no more."""
-        before = table.present_seats()
-        for listener in list(table.listeners):
-            if seat in listener.seats:
-                listener.seats = listener.seats - {seat}
-                listener.send(table.snapshot(listener))
-        self._presence(table, before)
-
-    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
-        """The host's view: each human seat, its invite link and QR code while unclaimed."""
-        table = await self.table(table_id)
-        if not table.is_host(host):
-            raise ServiceError("bad_token", "that is not the host's secret of this table")
-        assert isinstance(host, str)
-        present = table.present_seats()
-        out = []
-        for row in table.seats:
-            link = None
-            if row.invite_sha256 is not None:
-                code = seating.invite_code(host, table.id, row.seat, row.token_sha256)
-                if token_hash(code) == row.invite_sha256:
-                    link = seating.invite_link(table.id, code)
-            out.append(
-                {
-                    "seat": row.seat,
-                    "name": row.name,
-                    "kind": row.kind,
-                    "claimed": row.invite_sha256 is None,
-                    "present": row.seat in present,
-                    "link": link,
-                    "qr": None if link is None else seating.qr_svg(origin + link),
-                }
-            )
-        spectator = f"/t/{table.id}"
-        return {
-            "table": table.id,
-            "spectator": spectator,
-            "spectator_qr": seating.qr_svg(origin + spectator),
-            "seats": out,
-        }
-
-    async def reinvite(
-        self, table_id: str, host: object, seat: object, origin: str
-    ) -> dict[str, Any]:
-        """The host gives an absent (or out of time, or never claimed) seat a new invite: the
-        old secret and the old link stop working."""
-        table = await self.table(table_id)
-        if not table.is_host(host):
-            raise ServiceError("bad_token", "that is not the host's secret of this table")
-        assert isinstance(host, str)
-        target = self._seat_index(table, seat)
-        async with table.lock:
-            row, now = table.seats[target], now_ms()
-            unclaimed = row.invite_sha256 is not None and target not in table.present_seats()
-            if not (unclaimed or table.absent(target, now) or table.out_of_time(target)):
-                raise ServiceError(
-                    "seat_present",
-                    f"{row.name} is at the table; a new invite is for a seat left empty for "
-                    f"{table.absent_after:g} s or out of time",
-                )
-            token_sha = token_hash(secrets.token_urlsafe(24))  # nobody's: the invite gives one
-            code = seating.invite_code(host, table.id, target, token_sha)
-            values = {"token_sha256": token_sha, "invite_sha256": token_hash(code)}
-            note = Note(table.game.version, "reinvited", {"seat": target})
-            await self._change_seats(table, [(target, values)], [note])
-            self._drop_holders(table, target)
-            link = seating.invite_link(table.id, code)
-            return {"seat": target, "link": link, "qr": seating.qr_svg(origin + link)}
-
-    async def device_link(
-        self, table_id: str, token: object, seat: object, origin: str
-    ) -> dict[str, Any]:
-        """A seat's own link, to continue on another device (it is the seat's secret)."""
-        table = await self.table(table_id)
-        own = self.authenticate(table, token)
-        if own != self._seat_index(table, seat):
-            raise ServiceError("bad_token", "only the seat's own secret gives its link")
-        link = f"/t/{table.id}#{token}"
-        return {"seat": own, "link": link, "qr": seating.qr_svg(origin + link)}
-
-    # -- clocks ----------------------------------------------------------------------------------
-
-    def _clock_changed(self, deadline: int | None) -> None:
-        """A new deadline: wake the clock loop if it would sleep past it."""
-        if deadline is not None and (self._clock_next is None or deadline < self._clock_next):
-            self._clock_wake.set()
-
-    async def _run_clocks(self) -> None:
-        """Make the move of every seat whose time ran out. The deadlines live in the store, so
-        they survive a restart and any process sharing the database can play a timeout (the
-        (game, seq) key lets only one of them in)."""
-        while True:
-            self._clock_wake.clear()
-            pause = CLOCK_POLL
-            try:
-                for game_id, table_id in await asyncio.to_thread(self.store.due_games, now_ms()):
-                    await self._time_out(table_id, game_id)
-                upcoming = await asyncio.to_thread(self.store.next_deadline)
-                if upcoming is not None:
-                    pause = min(CLOCK_POLL, max(0.0, (upcoming - now_ms()) / 1000 + 0.005))
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the clock must go on: a database outage is retried
-                log.exception("the clock failed; retrying")
-                pause = max(BOT_RETRY_PAUSE, 1.0)
-            self._clock_next = now_ms() + int(pause * 1000)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._clock_wake.wait(), pause)
-
-    async def _time_out(self, table_id: str, game_id: str) -> None:
-        """The seat to move ran out of time: the eager bot makes its move, narrated; after
-        TIMEOUT_LIMIT in a row the seat is the bot's until its owner comes back."""
-        table = await self.table(table_id)
-        async with table.lock:
-            game = table.game
-            st = game.state
-            if game.id != game_id or st.over or game.deadline is None or st.to_move is None:
-                return
-            if game.deadline > now_ms():
-                return  # someone moved in time (the deadline is a new one)
-            seat = st.to_move
-            row = table.seats[seat]
-            if row.kind == "bot":  # a bot plays it now: no clock for bots
-                await asyncio.to_thread(self.store.change_seats, game.id, [], [], None)
-                game.deadline = None
-                return
-            if st.phase is Phase.ROLL:
-                action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
-            else:
-                action = make_bot(TIMEOUT_BOT, seat).choose(st)
-            count = row.timeouts + 1
-            values: dict[str, Any] = {"timeouts": count}
-            notes = [Note(game.version, "timeout", {"seat": seat})]
-            if count >= TIMEOUT_LIMIT:
-                values.update(kind="bot", bot=TIMEOUT_BOT)
-                notes.append(Note(game.version, "timeout_bot", {"seat": seat, "count": count}))
-            try:
-                await self._commit(table, action, seat, notes, [(seat, values)])
-            except ServiceError as e:  # the database failed, or another process moved first
-                log.warning("timeout move of game %s not made: %s", game.id, e.message)
 
     def _seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
@@ -671,56 +551,117 @@ class GameService:
             self._game_table[row.id] = table.id
             self._clock_changed(row.deadline)
             table.broadcast(table.snapshot)
+            self._publish(table, {"k": "game", "game": row.id})
             self._wake_bots(table)
             return row.id
 
-    # -- listeners -----------------------------------------------------------------------------
+    # -- other processes -----------------------------------------------------------------------
 
-    def subscribe(self, table: LiveTable, listener: Listener) -> None:
-        before = table.present_seats()
-        table.listeners.add(listener)
-        listener.send(table.snapshot(listener))
-        self._presence(table, before)
+    def _on_bus(self, table_id: str, message: dict[str, Any]) -> None:
+        """A message of another process: applied in arrival order under the table's lock."""
+        if table_id not in self._tables:
+            return  # not held here (any more)
+        self._inbox.setdefault(table_id, deque()).append(message)
+        task = self._draining.get(table_id)
+        if task is None or task.done():
+            self._draining[table_id] = asyncio.create_task(self._drain(table_id))
 
-    def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
-        before = table.present_seats()
-        table.listeners.discard(listener)
-        self._presence(table, before)
-
-    def hold(self, table: LiveTable, listener: Listener, held: set[int]) -> None:
-        """`listener` now holds the seats `held` (a hello with its tokens)."""
-        before = table.present_seats()
-        listener.seats = held
-        self._presence(table, before)
-
-    def _presence(self, table: LiveTable, before: set[int]) -> None:
-        """Who is connected changed: remember when, and show everyone."""
-        after = table.present_seats()
-        if after == before:
-            return
-        now = now_ms()
-        for seat in before ^ after:  # arrived or left: seen now
-            table.seats[seat].seen_at = now
-            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
-        table.broadcast_state()
-        if before - after:  # someone left: tell everyone again when the seat counts as absent
-            self._absence_later(table)
-
-    def _absence_later(self, table: LiveTable) -> None:
-        asyncio.get_running_loop().call_later(table.absent_after + 0.05, table.broadcast_state)
-
-    def _in_background(self, work: Any) -> None:
-        """Run `work` without waiting for it; a failure is logged (presence is not a move)."""
-
-        async def run() -> None:
+    async def _drain(self, table_id: str) -> None:
+        inbox = self._inbox.get(table_id)
+        while inbox:
+            message = inbox.popleft()
+            table = self._tables.get(table_id)
+            if table is None:
+                break
             try:
-                await work
-            except Exception as e:
-                log.warning("a background write failed: %s", e)
+                async with table.lock:
+                    await self._apply_message(table, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one bad message must not stop the table
+                log.exception("message %r of table %s failed", message.get("k"), table_id)
+        self._inbox.pop(table_id, None)
 
-        task = asyncio.create_task(run())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    async def _apply_message(self, table: LiveTable, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if kind == "move":
+            game = table.game
+            seq = message["seq"]
+            if message["game"] != game.id:
+                await self._reload(table)  # a rematch this copy has not seen
+            elif seq == game.version:
+                action = action_from_json(message["action"])
+                state, events = apply(game.state, action)
+                notes = [Note(**n) for n in message.get("notes", [])]
+                changes = [(s, v) for s, v in message.get("seat_changes", [])]
+                deadline = message.get("deadline")
+                self._advance(
+                    table, action, message["seat"], state, events, deadline, notes, changes
+                )
+            elif seq > game.version:
+                await self._catch_up(table)  # a message was lost: the database has it
+            # seq < version: this copy has it already (it caught up before)
+        elif kind == "seats":  # seats changed there: their rows, notes and the deadline
+            row = await asyncio.to_thread(self.store.load_table, table.id)
+            if row is not None:
+                table.seats = row.seats
+                notes = [Note(**n) for n in message.get("notes", [])]
+                if message.get("game") == table.game.id:
+                    table.game.notes.extend(notes)
+                    if "deadline" in message:
+                        table.game.deadline = message["deadline"]
+                table.broadcast_state(notes)
+                self._wake_bots(table)
+        elif kind == "followed":
+            await self._catch_up(table)
+        elif kind in ("game", "reload"):
+            await self._reload(table)
+        elif isinstance(kind, str) and kind in self.bus_handlers:
+            await self.bus_handlers[kind](table, message)
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Read the game from the database and take in the steps this copy lacks, telling the
+        viewers here of each, in order (as if the messages had come)."""
+        game = table.game
+        row = await asyncio.to_thread(self.store.load_game, game.id)
+        assert row is not None
+        if len(row.actions) < game.version:  # cannot be (the log only grows): start afresh
+            await self._reload(table)
+            return
+        steps = row.actions[game.version :]
+        if steps:  # seat changes and notes went with them: take the stored ones
+            table_row = await asyncio.to_thread(self.store.load_table, table.id)
+            if table_row is not None:
+                table.seats = table_row.seats
+        for step in steps:
+            action = action_from_json(step)
+            seat = game.state.to_move
+            assert seat is not None
+            state, events = apply(game.state, action)
+            self._advance(table, action, seat, state, events, row.deadline)
+        game.deadline, game.notes = row.deadline, list(row.notes)
+
+    async def _reload(self, table: LiveTable) -> None:
+        """Read the table and its current game afresh; every viewer here gets a snapshot."""
+        row = await asyncio.to_thread(self.store.load_table, table.id)
+        if row is None or row.current_game is None:
+            return
+        if row.current_game != table.game.id:
+            game_row = await asyncio.to_thread(self.store.load_game, row.current_game)
+            assert game_row is not None
+            table.game = LiveGame.from_row(game_row)
+            self._game_table[game_row.id] = table.id
+        else:
+            await self._catch_up(table)
+        table.seats = row.seats
+        table.broadcast(table.snapshot)
+        self._wake_bots(table)
+
+    async def _resync(self) -> None:
+        """Redis came back: messages may be lost. Every copy here reloads; drivers look again."""
+        for table_id in list(self._tables):
+            self._on_bus(table_id, {"k": "reload"})
+        self._chore(self.adopt())
 
     # -- records -------------------------------------------------------------------------------
 
@@ -765,10 +706,3 @@ def _state_json(state: Any) -> dict[str, Any]:
     for p in data["players"]:
         del p["name"]
     return data
-
-
-def _apply_seat_changes(table: LiveTable, changes: list[tuple[int, dict[str, Any]]]) -> None:
-    """The stored seat changes, made in memory too (after the commit)."""
-    for seat, values in changes:
-        for column, value in values.items():
-            setattr(table.seats[seat], column, value)
