@@ -77,6 +77,7 @@ def test_the_host_keeps_the_invite_links_with_copy_and_qr_after_creating_the_tab
         page.wait_for_selector(".seat")
         page.locator(".seat select").nth(2).select_option("human")
         page.uncheck("[name=hotseat]")
+        page.select_option("[name=move_seconds]", "120")  # a clock of 2 minutes a move
         page.click("#create-go")
         # Bruno's and Cila's one-time links (not the host's own seat), each with Copy and a QR
         # code, and the spectator link labelled as such
@@ -91,6 +92,8 @@ def test_the_host_keeps_the_invite_links_with_copy_and_qr_after_creating_the_tab
         page.click("#open-table")
         page.wait_for_selector("#invites [data-invite='1']")
         assert page.locator("#invites [data-invite='1'] input").input_value() == link
+        left = int(page.locator("[data-clock='0']").get_attribute("data-left") or "0")
+        assert 0 < left <= 120  # the host's own seat moves first, under the clock
         # Back: the links are still there
         page.go_back()
         page.wait_for_selector("#links [data-invite='1']")

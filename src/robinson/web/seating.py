@@ -364,9 +364,17 @@ class Seating:
         for seat in before ^ after:  # arrived or left: seen now
             table.seats[seat].seen_at = now
             self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
+        self._publish(table, {"k": "presence", "seen": {s: now for s in before ^ after}})
         table.broadcast_state()
         if before - after:  # someone left: tell everyone again when the seat counts as absent
             self._absence_later(table)
+
+    async def _presence_elsewhere(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """Another process saw seats arrive or leave: their last-seen times (a bus message)."""
+        for seat, seen in message.get("seen", {}).items():
+            if 0 <= int(seat) < len(table.seats):
+                table.seats[int(seat)].seen_at = int(seen)
+        table.broadcast_state()
 
     def _absence_later(self, table: LiveTable) -> None:
         asyncio.get_running_loop().call_later(table.absent_after + 0.05, table.broadcast_state)

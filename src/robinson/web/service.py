@@ -105,7 +105,7 @@ class GameService(Seating):
         self._draining: dict[str, asyncio.Task[None]] = {}
         self._chores: set[asyncio.Task[Any]] = set()
         # More kinds of bus message (beyond move, seats, game) may be handled by other modules.
-        self.bus_handlers: dict[str, BusHandler] = {}
+        self.bus_handlers: dict[str, BusHandler] = {"presence": self._presence_elsewhere}
         self._clock_task: asyncio.Task[None] | None = None
         self._clock_wake = asyncio.Event()
         self._clock_next: int | None = None  # Unix ms the clock loop plans to wake up

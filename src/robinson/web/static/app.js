@@ -1,7 +1,7 @@
 // The Robinson page: the home page (create a table), a table (table.js), or a replay (replay.js).
 import { COLOURS } from "./board.js";
 import { openReplay } from "./replay.js";
-import { hostSecret, rememberHost, renderInvites } from "./seats.js";
+import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
 import { browserLanguage, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
@@ -57,6 +57,7 @@ async function home() {
   };
   add("Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
   $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
+  $("create-go").before(clockChoice(), " ");
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
     const f = new FormData($("create"));
@@ -66,7 +67,8 @@ async function home() {
     });
     try {
       const made = await api("/api/tables", { seats, edition: f.get("edition"), share: f.get("share"),
-        start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang });
+        start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
+        move_seconds: clockSeconds() });
       const humans = made.seats.filter((s) => s.kind === "human");
       const mine = f.get("hotseat") ? humans : humans.slice(0, 1);
       rememberHost(made.table, made.host);

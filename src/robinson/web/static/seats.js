@@ -221,3 +221,22 @@ function tick() {
   node.dataset.left = left;
   node.setAttribute("aria-label", t("web.time_left", { time: text }));
 }
+
+// ---------------------------------------------------------------------------- the home page
+// The clock of a new table: a choice in the creation form (labels follow the language through
+// data-ui, like the rest of the page), read by clockSeconds() when the table is made.
+const CLOCKS = [["", "web.clock_none"], ["30", "web.clock_30s"], ["120", "web.clock_2m"],
+  ["3600", "web.clock_1h"], ["86400", "web.clock_1d"], ["604800", "web.clock_1w"]];
+
+export function clockChoice() {
+  const label = make("label", null, { class: "clock-choice" });
+  const select = make("select", null, { name: "move_seconds" });
+  for (const [value, key] of CLOCKS) select.append(make("option", t(key), { value, "data-ui": key }));
+  label.append(make("span", t("web.clock"), { "data-ui": "web.clock" }), " ", select);
+  return label;
+}
+
+export function clockSeconds() {
+  const value = document.querySelector("[name=move_seconds]")?.value;
+  return value ? Number(value) : null;
+}
