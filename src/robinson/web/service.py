@@ -32,6 +32,7 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import (
+    OPTIONS,
     Action,
     Choose,
     Event,
@@ -66,7 +67,7 @@ from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
-MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 
 
