@@ -191,7 +191,9 @@ function ownButtons(li, p, ctx) {
     b.onclick = () => ctx.send({ type: "take_back", seat: p.seat, token });
     li.append(b);
   } else {
-    const b = make("button", t("web.hand_mine"), { type: "button", "data-hand-mine": p.seat });
+    // Hot-seat (several seats here): the button names the seat; else "for me".
+    const label = ctx.you.length > 1 ? t("web.hand_seat", { name: p.name }) : t("web.hand_mine");
+    const b = make("button", label, { type: "button", "data-hand-mine": p.seat });
     b.onclick = () => ctx.send({ type: "bot", seat: p.seat, bot: "heuristic", token });
     li.append(b);
   }
