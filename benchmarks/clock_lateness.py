@@ -54,8 +54,8 @@ async def follow(base: str, table: str, until: float, late: list[float]) -> None
                 return
             msg = json.loads(raw)
             state = msg.get("game") if msg["type"] == "snapshot" else msg.get("state")
-            timeout = msg["type"] == "update" and msg["narration"][:1] != []
-            if timeout and deadline is not None and msg["narration"][0].startswith("Time ran out"):
+            timeout = msg["type"] == "update" and msg.get("notes", [])[:1] != []
+            if timeout and deadline is not None and msg["notes"][0].startswith("Time ran out"):
                 late.append(time.time() - deadline)
             if state and state.get("clock"):
                 deadline = datetime.fromisoformat(state["clock"]["deadline"]).timestamp()

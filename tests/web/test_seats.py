@@ -187,7 +187,7 @@ def test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart(
         _hello(srv, ws, [])
         update = srv.receive(ws, "update", timeout=30)
         assert update["seat"] == 0
-        assert update["narration"][0] == "Time ran out for Anna: a bot made the move."
+        assert update["notes"] == ["Time ran out for Anna: a bot made the move."]
     # a late click after the timeout move is stale
     r = srv.post(f"/api/games/{t['game']}/actions", {"token": anna, "version": 0, "move": "roll"})
     assert (r.status_code, _error(r)) == (409, "stale_version")

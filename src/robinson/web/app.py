@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from robinson.web import static_files
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
@@ -61,6 +62,7 @@ def create_app(
     app.middleware("http")(limit_body)
     for module in (meta, tables, seats, games, odds, socket, pages):
         app.include_router(module.router)
+    static_files.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 

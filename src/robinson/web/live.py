@@ -265,14 +265,27 @@ class LiveTable:
     def snapshot(self, listener: Listener) -> dict[str, Any]:
         """Everything a (re)connecting viewer needs, including the narration so far."""
         lines: list[str] = []
+        kinds: list[tuple[str, int | None]] = []  # the event of each line, for the page's log
         notes = sorted(self.game.notes, key=lambda n: n.version)  # stable: same version in order
         at = 0
+
+        def note(item: Note) -> None:
+            lines.append(texts.note(listener.lang, item, self.names))
+            kinds.append(("note", item.data.get("seat")))
+
         for version, (_, _, events) in enumerate(self.game.record().steps()):
             while at < len(notes) and notes[at].version <= version:
-                lines.append(texts.note(listener.lang, notes[at], self.names))
+                note(notes[at])
                 at += 1
-            lines.extend(narrate_all(listener.lang, events, self.names))
-        lines.extend(texts.note(listener.lang, n, self.names) for n in notes[at:])
+            for e, line in zip(
+                events, texts.narrate_each(listener.lang, events, self.names), strict=True
+            ):
+                if line:
+                    lines.append(line)
+                    kinds.append((e.kind, _actor(e)))
+        for item in notes[at:]:
+            note(item)
+        dropped = kinds[:-300]
         return {
             "type": "snapshot",
             "table": self.id,
@@ -281,6 +294,8 @@ class LiveTable:
             "you": sorted(listener.seats),
             "game": self.game_view(listener.lang),
             "log": lines[-300:],
+            "log_kinds": [list(k) for k in kinds[-300:]],
+            "log_turn": 1 + sum(kind == "turn_began" for kind, _ in dropped),
         }
 
     def broadcast(self, build: Any) -> None:
@@ -308,6 +323,7 @@ class LiveTable:
         for listener in list(self.listeners):
             msg = per_lang.get(listener.lang)
             if msg is None:
+                each = texts.narrate_each(listener.lang, events, self.names)
                 msg = {
                     "type": "update",
                     "game": self.game.id,
@@ -315,8 +331,9 @@ class LiveTable:
                     "seat": seat,
                     "action": action.to_json(),
                     "events": events_json,
-                    "narration": [texts.note(listener.lang, n, self.names) for n in notes]
-                    + narrate_all(listener.lang, events, self.names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
+                    "notes": [texts.note(listener.lang, n, self.names) for n in notes],
                     "state": self.game_view(listener.lang),
                 }
                 per_lang[listener.lang] = msg
@@ -334,6 +351,15 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
         if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
             steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
     return steps
+
+
+def _actor(e: Event) -> int | None:
+    """Who an event is about (the page colours its log line): the seat, a transfer's player."""
+    data = e.to_json()
+    for key in ("seat", "payer", "payee", "master", "winner"):
+        if data.get(key) is not None:
+            return int(data[key])
+    return None
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:

@@ -219,6 +219,13 @@ class ReplayStep(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="the seat lines that go with the move (a timeout's)"
+    )
     state: StateJson
 
 
@@ -318,6 +325,12 @@ class Snapshot(Out):
     you: list[int] = Field(description="the seats this connection holds")
     game: GameView
     log: list[str]
+    log_kinds: list[tuple[str, int | None]] = Field(
+        default_factory=list,
+        description="the event kind and the seat it is about of each line of `log`, in order "
+        "(the page groups the log by turn and colours it by seat)",
+    )
+    log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
 
 
 class Update(Out):
@@ -328,6 +341,13 @@ class Update(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="the seat lines that go with the move (a timeout's)"
+    )
     state: GameView
 
 

@@ -56,6 +56,7 @@ from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.live import (
     TIMEOUT_LIMIT,
+    Listener,
     LiveGame,
     LiveTable,
     narrate_all,
@@ -683,11 +684,13 @@ class GameService(Seating):
         names = list(record.players)
         steps = []
         for action, state, events in record.steps():
+            each = texts.narrate_each(lang, events, names)
             steps.append(
                 {
                     "action": action.to_json(),
                     "events": [e.to_json() for e in events],
-                    "narration": narrate_all(lang, events, names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": _state_json(state),
                 }
             )

@@ -131,7 +131,7 @@ function invitePanel(game, you) {
   let box = $("invites");
   if (!box) {
     box = make("section", null, { id: "invites", class: "invites" });
-    $("side").append(box);
+    ($("side-panels") || $("side")).append(box);
   }
   // Ask the server again only when what the panel shows can have changed.
   const key = JSON.stringify([texts.lang, you, game.players.map((p) => [p.claimed, p.present, p.absent, p.timeouts > 0])]);
