@@ -56,10 +56,8 @@ from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.live import (
     TIMEOUT_LIMIT,
-    Listener,
     LiveGame,
     LiveTable,
-    narrate_all,
     now_ms,
     token_hash,
 )
