@@ -152,7 +152,8 @@ export function decorateSeats(game, ctx) {
     if (!li) continue;
     const dot = make("span", null, { class: "presence", "data-present": p.present,
       title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
-    li.querySelector(".swatch")?.after(dot);
+    const name = li.querySelector(".name");  // the dot goes right before the name
+    if (name) name.before(dot, " "); else li.prepend(dot);
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
