@@ -122,11 +122,15 @@ class GameService(Seating):
         self._clock_task = asyncio.create_task(self._run_clocks())
 
     async def adopt(self) -> None:
-        """Drive every unfinished game that needs it (here, or where nobody else does)."""
-        for table_id in await asyncio.to_thread(self.store.tables_with_unfinished_games):
-            table = await self.table(table_id)
-            self._wake_bots(table)
-        self._clock_task = asyncio.create_task(self._run_clocks())
+        """Drive every unfinished game that needs it. Alone: load them all and go on. Shared:
+        claim each one nobody drives; only those won are loaded (`_lease_gained`), and those
+        that turn out to need no driver are let go again (`_wake_bots`)."""
+        table_ids = await asyncio.to_thread(self.store.tables_with_unfinished_games)
+        for table_id in table_ids:
+            if self.cluster.shared:
+                self.cluster.leases.want(table_id)
+            else:
+                self._wake_bots(await self.table(table_id))
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
@@ -588,7 +592,9 @@ class GameService(Seating):
             game = table.game
             seq = message["seq"]
             if message["game"] != game.id:
-                await self._reload(table)  # a rematch this copy has not seen
+                if message["game"] not in self._game_table:
+                    await self._reload(table)  # a rematch this copy has not seen
+                # else a late step of a game this copy has left behind: nothing to do
             elif seq == game.version:
                 action = action_from_json(message["action"])
                 state, events = apply(game.state, action)

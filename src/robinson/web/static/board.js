@@ -244,7 +244,9 @@ export function drawPawns(svg, players, toMove = null) {
     const a = spots[p.seat], b = spots[p.friday];
     const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
     const bow = Math.min(70, 24 + len / 4);
-    const cx = mx + ((b.y - a.y) / len) * bow, cy = my - ((b.x - a.x) / len) * bow - (len < 5 ? 40 : 0);
+    // bowed upwards, over the pawn rows, never down through the titles
+    const flip = b.x - a.x < 0 ? -1 : 1;
+    const cx = mx + flip * ((b.y - a.y) / len) * bow, cy = my - flip * ((b.x - a.x) / len) * bow - (len < 5 ? 40 : 0);
     el("path", { class: "friday-link", "data-friday": `${p.seat}-${p.friday}`, d: `M${a.x} ${a.y}Q${cx} ${cy} ${b.x} ${b.y}`,
       stroke: COLOURS[p.seat % 8] }, links);
   }

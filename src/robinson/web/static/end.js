@@ -72,6 +72,6 @@ export function renderEnd(box, game, { fresh = false, links = false } = {}) {
   if (fresh) {
     // in view (on a phone it sits above the board) and announced: the focus goes to its heading
     heading.focus({ preventScroll: true });
-    box.scrollIntoView({ block: "start" });
+    box.scrollIntoView({ block: "nearest" });  // only if it is not in view already
   }
 }

@@ -108,7 +108,9 @@ function connect() {
   ws.onclose = (ev) => {
     if (ev.code === 4404) return;
     showError(t("web.connection_lost"));
-    setTimeout(connect, state.retry);  // lost connection: come back and resync
+    // lost connection (its server process may have gone): come back through the load balancer
+    // and resync with hello; jittered so the viewers of a dead process do not return at once
+    setTimeout(connect, state.retry * (0.5 + Math.random()));
     state.retry = Math.min(state.retry * 2, 8000);
   };
 }
