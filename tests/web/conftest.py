@@ -139,8 +139,10 @@ def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Make servers on databases of one's own (stopped at the end of the test)."""
     made: list[Server] = []
 
-    def make(name: str = "robinson.sqlite3", bot_delay: float = 0.0) -> Server:
-        srv = Server(tmp_path / name, bot_delay)
+    def make(
+        name: str = "robinson.sqlite3", bot_delay: float = 0.0, options: tuple[str, ...] = ()
+    ) -> Server:
+        srv = Server(tmp_path / name, bot_delay, options)
         made.append(srv)
         return srv
 

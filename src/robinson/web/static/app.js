@@ -3,6 +3,7 @@
 import { COLOURS, drawBoard } from "./board.js";
 import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
+import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
 import { browserLanguage, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
@@ -73,6 +74,7 @@ async function home() {
   labelHome();
   $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
   $("play-now").onclick = () => playNow();
+  $("create-go").before(clockChoice(), " ");
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
     const f = new FormData($("create"));
@@ -82,11 +84,18 @@ async function home() {
     });
     try {
       const made = await api("/api/tables", { seats, edition: f.get("edition"), share: f.get("share"),
-        start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang });
+        start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
+        move_seconds: clockSeconds() });
       const humans = made.seats.filter((s) => s.kind === "human");
-      showLinks(made, f.get("hotseat") ? humans : humans.slice(0, 1));
+      const mine = f.get("hotseat") ? humans : humans.slice(0, 1);
+      rememberHost(made.table, made.host);
+      // Back from the table comes here again: the links are shown again (from the server).
+      const created = { table: made.table, tokens: mine.map((s) => s.token), seats: mine.map((s) => s.seat) };
+      history.replaceState({ created }, "");
+      showLinks(created);
     } catch (e) { showError(e.message); }
   };
+  if (history.state && history.state.created) showLinks(history.state.created);
 }
 
 // One click: the viewer against two bots, in the edition of the form (the language's).
@@ -106,21 +115,15 @@ function labelEditions() {
   }
 }
 
-function showLinks(made, mine) {
+// After creating a table: the host's invite links (one-time, with Copy and QR) and the way in.
+async function showLinks(created) {
   const box = $("links");
   box.hidden = false;
-  box.replaceChildren(make("h3", t("web.invite_links")));
-  for (const s of made.seats.filter((x) => x.kind === "human")) {
-    const input = make("input", null, { readonly: "", "aria-label": s.name, "data-seat-link": s.seat });
-    input.value = location.origin + s.link;
-    box.append(make("label", s.name), input, make("br"));
-  }
-  const spect = make("input", null, { readonly: "", "data-spectator": "", "aria-label": t("web.spectator_link") });
-  spect.value = location.origin + made.spectator;
-  box.append(make("label", t("web.spectator_link")), spect, make("br"));
-  const go = make("a", t("web.open_table"), { id: "open-table", href: `/t/${made.table}#${mine.map((s) => s.token).join(",")}` });
-  box.append(go);
+  const invites = make("div", null, { class: "invites" });
+  const go = make("a", t("web.open_table"), { id: "open-table", href: `/t/${created.table}#${created.tokens.join(",")}` });
+  box.replaceChildren(invites, go);
   go.focus();
+  await renderInvites(invites, created.table, hostSecret(created.table), null, created.seats);
 }
 
 // ---------------------------------------------------------------------------------- start

@@ -10,6 +10,7 @@ import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { ensureTexts, loadTexts, t, texts, tn } from "./texts.js";
+import { decorateSeats, takeFragment } from "./seats.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -130,15 +131,19 @@ async function receive(msg) {
     const kinds = msg.log_kinds || msg.log.map(() => ["", null]);
     state.log.add(msg.log.map((line, i) => ({ kind: kinds[i][0], seat: kinds[i][1], line })));
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
+    state.shown = true;
   } else if (msg.type === "update") {
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
+    state.log.add((msg.notes || []).map((line) => ({ kind: "note", seat: null, line })));  // seats.js
     state.log.add(entriesOf(msg.events, msg.narration, msg.told));
     const before = { ...spots };
     render(msg.state);
     animate(msg.events, before);
-  } else if (msg.type === "state") {
-    state.game = msg.state; render(msg.state);
+  } else if (msg.type === "state") {  // seats changed: who did what is in `narration`
+    state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
+    state.game = msg.state;
+    if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
@@ -198,7 +203,7 @@ function render(game) {
   state.busy = false;
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
-  addSeatButtons(game);
+  decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   showOdds(game.id, game.version, game.over ? null : game.to_move);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
@@ -236,23 +241,6 @@ function render(game) {
   for (const panel of panels) panel(game, view());
 }
 
-function addSeatButtons(game) {
-  const held = state.you.find((s) => game.players[s].kind === "human") ?? state.you[0];
-  if (game.over || held === undefined) return;
-  for (const p of game.players) {
-    const li = $("players").querySelector(`[data-player="${p.seat}"]`);
-    if (p.kind === "human" && !state.you.includes(p.seat)) {
-      const b = make("button", t("web.hand_to_bot"), { type: "button" });
-      b.onclick = () => send({ type: "bot", seat: p.seat, bot: "heuristic", token: state.seatTokens[held] });
-      li.append(b);
-    } else if (p.kind === "bot" && state.you.includes(p.seat)) {
-      const b = make("button", t("web.take_back"), { type: "button" });
-      b.onclick = () => send({ type: "take_back", seat: p.seat, token: state.seatTokens[p.seat] });
-      li.append(b);
-    }
-  }
-}
-
 // Which token holds which seat: ask the server once per token.
 async function mapTokens() {
   state.seatTokens = {};
@@ -266,6 +254,7 @@ async function mapTokens() {
 export async function openTable(tableId) {
   $("table").hidden = false;
   state.table = tableId;
+  await takeFragment(tableId);  // claims an invite (#i:…), keeps the host's secret (#h:…)
   state.tokens = tableTokens(tableId);
   state.log = new TurnLog($("log"), []);
   foldLog();
