@@ -62,13 +62,14 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
+    def start(self, timeout: float = 90) -> None:
+        """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
         cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read().decode() if self.proc.stdout else ""
@@ -78,7 +79,7 @@ class Server:
                     return
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not answer within 30 s")
+        raise RuntimeError(f"server did not answer within {timeout:g} s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs at all."""
@@ -138,8 +139,10 @@ def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Make servers on databases of one's own (stopped at the end of the test)."""
     made: list[Server] = []
 
-    def make(name: str = "robinson.sqlite3", bot_delay: float = 0.0) -> Server:
-        srv = Server(tmp_path / name, bot_delay)
+    def make(
+        name: str = "robinson.sqlite3", bot_delay: float = 0.0, options: tuple[str, ...] = ()
+    ) -> Server:
+        srv = Server(tmp_path / name, bot_delay, options)
         made.append(srv)
         return srv
 

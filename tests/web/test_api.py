@@ -183,7 +183,9 @@ def test_rematch_starts_a_new_game_with_the_same_seats(server: Server) -> None:
     assert r.status_code == 200
 
 
-def test_a_seated_player_hands_a_missing_seat_to_a_bot(server: Server) -> None:
+def test_a_seat_is_handed_to_a_bot_by_its_owner_not_by_a_neighbour_while_it_has_time(
+    server: Server,
+) -> None:
     t = _humans(server)
     table = t["table"]
     r = server.post(f"/api/tables/{table}/seats/0/bot", {"token": "z" * 30, "bot": "eager"})
@@ -192,8 +194,13 @@ def test_a_seated_player_hands_a_missing_seat_to_a_bot(server: Server) -> None:
         f"/api/tables/{table}/seats/0/bot", {"token": t["seats"][1]["token"], "bot": "?"}
     )
     assert _error(r) == "bad_request"
+    # seat 0 was never away for the server's 60 s: its neighbour may not take it (issue 8)
     r = server.post(
         f"/api/tables/{table}/seats/0/bot", {"token": t["seats"][1]["token"], "bot": "eager"}
+    )
+    assert (r.status_code, _error(r)) == (409, "seat_present")
+    r = server.post(
+        f"/api/tables/{table}/seats/0/bot", {"token": t["seats"][0]["token"], "bot": "eager"}
     )
     assert r.status_code == 200
     # the bot (no delay in tests) plays seat 0's turn at once; now seat 1 is to move
@@ -206,6 +213,7 @@ def test_a_seated_player_hands_a_missing_seat_to_a_bot(server: Server) -> None:
     assert _error(r) == "bad_token"
     r = server.post(f"/api/tables/{table}/seats/0/human", {"token": t["seats"][0]["token"]})
     assert r.status_code == 200
+    assert server.get(f"/api/tables/{table}").json()["game"]["players"][0]["kind"] == "human"
 
 
 def test_the_i18n_endpoint_follows_the_game_ruleset(server: Server) -> None:

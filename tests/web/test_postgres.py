@@ -19,11 +19,16 @@ from tests.web.conftest import Server
 from tests.web.postgres import PostgresCluster, _free_port
 from tests.web.test_api import (
     test_a_move_is_applied_and_the_version_advances,
-    test_a_seated_player_hands_a_missing_seat_to_a_bot,
+    test_a_seat_is_handed_to_a_bot_by_its_owner_not_by_a_neighbour_while_it_has_time,
     test_each_refusal_has_its_code_and_leaves_the_game_unharmed,
     test_rematch_starts_a_new_game_with_the_same_seats,
 )
 from tests.web.test_restart import test_kill_9_mid_game_then_restart_and_finish
+from tests.web.test_seats import (
+    test_a_present_players_seat_is_refused_to_others_until_he_is_away_then_he_takes_it_back,
+    test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart,
+    test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat,
+)
 from tests.web.test_ws import (
     test_a_full_game_of_two_humans_and_a_bot_over_websockets,
     test_each_refusal_is_an_error_and_the_connection_and_game_survive,
@@ -35,11 +40,14 @@ RERUN = (
     test_a_move_is_applied_and_the_version_advances,
     test_each_refusal_has_its_code_and_leaves_the_game_unharmed,
     test_rematch_starts_a_new_game_with_the_same_seats,
-    test_a_seated_player_hands_a_missing_seat_to_a_bot,
+    test_a_seat_is_handed_to_a_bot_by_its_owner_not_by_a_neighbour_while_it_has_time,
     test_each_refusal_is_an_error_and_the_connection_and_game_survive,
     test_two_clients_sending_the_same_turn_at_once_apply_exactly_one,
     test_a_full_game_of_two_humans_and_a_bot_over_websockets,
     test_kill_9_mid_game_then_restart_and_finish,
+    test_a_present_players_seat_is_refused_to_others_until_he_is_away_then_he_takes_it_back,
+    test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat,
+    test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart,
 )
 
 
@@ -56,8 +64,8 @@ def fresh_server(postgres: PostgresCluster) -> Iterator[Callable[..., Server]]:
     """Servers on PostgreSQL databases of their own (the name is a SQLite file's: unused)."""
     made: list[Server] = []
 
-    def make(name: str = "", bot_delay: float = 0.0) -> Server:
-        srv = Server(postgres.new_database(), bot_delay)
+    def make(name: str = "", bot_delay: float = 0.0, options: tuple[str, ...] = ()) -> Server:
+        srv = Server(postgres.new_database(), bot_delay, options)
         made.append(srv)
         return srv
 

@@ -38,6 +38,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help="pause before each bot move, so people can follow (default 0.8)",
     )
+    p.add_argument(
+        "--absent-after",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds without a connection after which other players may hand a seat to a "
+        "bot (default 60)",
+    )
     p.set_defaults(run=run)
 
 
@@ -56,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         port = int(env)
     if args.bot_delay < 0:
         print("robinson serve: --bot-delay must be 0 or more seconds")
+        return 2
+    if args.absent_after < 0:
+        print("robinson serve: --absent-after must be 0 or more seconds")
         return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
     try:
@@ -81,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
                 "this machine; use PostgreSQL to spread them over several",
                 file=sys.stderr,
             )
-    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url)
+    app = create_app(
+        url, bot_delay=args.bot_delay, redis_url=redis_url, absent_after=args.absent_after
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""
     print(

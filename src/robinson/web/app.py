@@ -13,25 +13,31 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from robinson.web import static_files
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_MESSAGE
 from robinson.web.odds import OddsService
-from robinson.web.routes import games, meta, odds, pages, socket, tables
+from robinson.web.routes import games, meta, odds, pages, seats, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
 
 
-def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None = None) -> FastAPI:
+def create_app(
+    database_url: str,
+    bot_delay: float = 0.8,
+    redis_url: str | None = None,
+    absent_after: float = 60.0,
+) -> FastAPI:
     """`redis_url`: share the tables with other processes through that Redis (web/cluster.py)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         cluster = await connect_cluster(redis_url)
-        service = GameService(store, bot_delay, cluster)
+        service = GameService(store, bot_delay, cluster, absent_after)
         app.state.service = service
         app.state.odds = OddsService()
         app.state.cluster = cluster
@@ -54,8 +60,9 @@ def create_app(database_url: str, bot_delay: float = 0.8, redis_url: str | None 
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
     app.middleware("http")(limit_body)
-    for module in (meta, tables, games, odds, socket, pages):
+    for module in (meta, tables, seats, games, odds, socket, pages):
         app.include_router(module.router)
+    static_files.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 

@@ -14,6 +14,8 @@ STATUS: dict[str, int] = {
     "seat_is_bot": 409,  # the seat was handed to a bot; take it back first
     "stale_version": 409,  # the client acted on an old state (a repeated or late click)
     "not_over": 409,  # a rematch or a seed asked for before the end
+    "seat_present": 409,  # someone else's seat while its player is there and has time left
+    "seat_taken": 409,  # the invite was used already (or replaced by a new one)
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again

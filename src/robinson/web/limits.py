@@ -10,6 +10,7 @@ MIN_SEATS = MIN_PLAYERS  # the engine's own bounds on the number of players
 MAX_SEATS = MAX_PLAYERS
 MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 MIN_TOKEN, MAX_TOKEN = 8, 200  # characters of a seat token worth hashing (ours are 32)
+MOVE_SECONDS = (5, 604800)  # the clock's range: a live game to a game by correspondence (a week)
 MAX_TOKENS = MAX_SEATS  # tokens one browser may present (hot-seat: every seat of a table)
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from robinson.bots import Bot, make_bot
@@ -28,11 +30,27 @@ from robinson.engine import (
 from robinson.web import texts
 from robinson.web.dice import SCHEME
 from robinson.web.limits import MAX_TOKEN, MIN_TOKEN
-from robinson.web.store import GameRow, SeatRow, TableRow
+from robinson.web.store import GameRow, Note, SeatRow, TableRow
+
+# A seat handed to a bot by the clock after this many timed-out moves in a row: its owner takes
+# it back by acting again (or with "take back").
+TIMEOUT_LIMIT = 3
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def utc(ms: int | None) -> str | None:
+    """Unix ms as an ISO 8601 UTC timestamp ("2026-12-01T10:00:05.250Z"), the protocol's form."""
+    if ms is None:
+        return None
+    moment = datetime.fromtimestamp(ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Listener(Protocol):
@@ -53,6 +71,8 @@ class LiveGame:
     rolls: int
     # The events of the move that ended the game (the win and the payout), once it is over.
     final_events: list[Event] | None = None
+    deadline: int | None = None  # Unix ms: when the seat to move runs out of time
+    notes: list[Note] = field(default_factory=list)  # seat changes and timeouts, in order
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -69,6 +89,8 @@ class LiveGame:
         rolls = sum(isinstance(a, Roll) for a in record.actions)
         game = cls(row, record.ruleset, state, list(record.actions), rolls)
         game.final_events = final if state.over else None
+        game.deadline = row.deadline
+        game.notes = list(row.notes)
         return game
 
     @property
@@ -108,10 +130,27 @@ class LiveTable:
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
+    host_sha256: str | None = None
+    move_seconds: int | None = None
+    # Seconds without a connection after which others may hand a seat to a bot.
+    absent_after: float = 60.0
+    # When this process took the table up: absence is counted from no earlier than this, so a
+    # restart gives everyone the time to reconnect.
+    loaded_at: int = field(default_factory=now_ms)
+    created: int = 0  # Unix ms the table was made
 
     @classmethod
-    def from_rows(cls, table: TableRow, game: GameRow) -> LiveTable:
-        return cls(table.id, table.language, table.seats, LiveGame.from_row(game))
+    def from_rows(cls, table: TableRow, game: GameRow, absent_after: float = 60.0) -> LiveTable:
+        return cls(
+            table.id,
+            table.language,
+            table.seats,
+            LiveGame.from_row(game),
+            host_sha256=table.host_sha256,
+            move_seconds=table.move_seconds,
+            absent_after=absent_after,
+            created=table.created * 1000,
+        )
 
     @property
     def names(self) -> list[str]:
@@ -133,6 +172,36 @@ class LiveTable:
             self._bots[key] = make_bot(name, seat)
         return self._bots[key]
 
+    def is_host(self, host: object) -> bool:
+        if self.host_sha256 is None or not isinstance(host, str) or not 8 <= len(host) <= 200:
+            return False
+        return hmac.compare_digest(self.host_sha256, token_hash(host))
+
+    # -- presence ------------------------------------------------------------------------------
+
+    def present_seats(self) -> set[int]:
+        """The seats some live connection holds."""
+        held: set[int] = set()
+        for listener in self.listeners:
+            held |= listener.seats
+        return held
+
+    def away_since(self, seat: int) -> int:
+        """Unix ms `seat` was last connected (stored), else when the table was made."""
+        return self.seats[seat].seen_at or self.created
+
+    def absent(self, seat: int, now: int) -> bool:
+        """No live connection for `absent_after` seconds. Counted from no earlier than when
+        this process took the table up, so that after a restart everyone can reconnect."""
+        if seat in self.present_seats():
+            return False
+        since = max(self.away_since(seat), self.loaded_at)
+        return now - since >= self.absent_after * 1000
+
+    def out_of_time(self, seat: int) -> bool:
+        """The seat's last turn ran out of time and it has not acted since."""
+        return self.seats[seat].timeouts > 0
+
     def to_move_is_bot(self) -> bool:
         st = self.game.state
         return not st.over and st.to_move is not None and self.seats[st.to_move].kind == "bot"
@@ -148,6 +217,11 @@ class LiveTable:
         )
         if legal and legal[0] == "roll":
             legal = ["roll"]
+        present = self.present_seats()
+        now = now_ms()
+        clock = None
+        if game.deadline is not None and not st.over and st.to_move is not None:
+            clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
         return {
             "id": game.id,
             "number": game.row.number,
@@ -167,8 +241,21 @@ class LiveTable:
             "seed_sha256": game.row.seed_sha256,
             "seed": game.row.seed if st.over else None,
             "payout": payout_steps(lang, game.final_events or [], self.names),
+            "move_seconds": self.move_seconds,
+            "absent_after": self.absent_after,
+            "clock": clock,
             "players": [
-                {"seat": i, "kind": seat.kind, "bot": seat.bot, **player}
+                {
+                    "seat": i,
+                    "kind": seat.kind,
+                    "bot": seat.bot,
+                    "present": i in present,
+                    "away_since": None if i in present else utc(self.away_since(i)),
+                    "absent": self.absent(i, now),
+                    "timeouts": seat.timeouts,
+                    "claimed": seat.invite_sha256 is None,
+                    **player,
+                }
                 for i, (seat, player) in enumerate(
                     zip(self.seats, state_to_json(st, self.names)["players"], strict=True)
                 )
@@ -178,8 +265,27 @@ class LiveTable:
     def snapshot(self, listener: Listener) -> dict[str, Any]:
         """Everything a (re)connecting viewer needs, including the narration so far."""
         lines: list[str] = []
-        for _, _, events in self.game.record().steps():
-            lines.extend(narrate_all(listener.lang, events, self.names))
+        kinds: list[tuple[str, int | None]] = []  # the event of each line, for the page's log
+        notes = sorted(self.game.notes, key=lambda n: n.version)  # stable: same version in order
+        at = 0
+
+        def note(item: Note) -> None:
+            lines.append(texts.note(listener.lang, item, self.names))
+            kinds.append(("note", item.data.get("seat")))
+
+        for version, (_, _, events) in enumerate(self.game.record().steps()):
+            while at < len(notes) and notes[at].version <= version:
+                note(notes[at])
+                at += 1
+            for e, line in zip(
+                events, texts.narrate_each(listener.lang, events, self.names), strict=True
+            ):
+                if line:
+                    lines.append(line)
+                    kinds.append((e.kind, _actor(e)))
+        for item in notes[at:]:
+            note(item)
+        dropped = kinds[:-300]
         return {
             "type": "snapshot",
             "table": self.id,
@@ -188,6 +294,8 @@ class LiveTable:
             "you": sorted(listener.seats),
             "game": self.game_view(listener.lang),
             "log": lines[-300:],
+            "log_kinds": [list(k) for k in kinds[-300:]],
+            "log_turn": 1 + sum(kind == "turn_began" for kind, _ in dropped),
         }
 
     def broadcast(self, build: Any) -> None:
@@ -196,12 +304,26 @@ class LiveTable:
         for listener in list(self.listeners):
             listener.send(build(listener))
 
-    def broadcast_update(self, action: Action, seat: int, events: Sequence[Event]) -> None:
+    def broadcast_state(self, notes: Sequence[Note] = ()) -> None:
+        """The seats changed (a bot took one, its human came back, presence): the new view and
+        the narration of what happened, in each listener's language."""
+        self.broadcast(
+            lambda listener: {
+                "type": "state",
+                "state": self.game_view(listener.lang),
+                "narration": [texts.note(listener.lang, n, self.names) for n in notes],
+            }
+        )
+
+    def broadcast_update(
+        self, action: Action, seat: int, events: Sequence[Event], notes: Sequence[Note] = ()
+    ) -> None:
         per_lang: dict[str, dict[str, Any]] = {}
         events_json = [e.to_json() for e in events]
         for listener in list(self.listeners):
             msg = per_lang.get(listener.lang)
             if msg is None:
+                each = texts.narrate_each(listener.lang, events, self.names)
                 msg = {
                     "type": "update",
                     "game": self.game.id,
@@ -209,7 +331,9 @@ class LiveTable:
                     "seat": seat,
                     "action": action.to_json(),
                     "events": events_json,
-                    "narration": narrate_all(listener.lang, events, self.names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
+                    "notes": [texts.note(listener.lang, n, self.names) for n in notes],
                     "state": self.game_view(listener.lang),
                 }
                 per_lang[listener.lang] = msg
@@ -227,6 +351,15 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
         if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
             steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
     return steps
+
+
+def _actor(e: Event) -> int | None:
+    """Who an event is about (the page colours its log line): the seat, a transfer's player."""
+    data = e.to_json()
+    for key in ("seat", "payer", "payee", "master", "winner"):
+        if data.get(key) is not None:
+            return int(data[key])
+    return None
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:

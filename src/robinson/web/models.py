@@ -62,13 +62,19 @@ class SeatCreated(Out):
     kind: Kind
     bot: str | None
     token: str = Field(description="the seat's secret: shown once, never stored in clear")
-    link: str = Field(description="the invite link, /t/{table}#{token}")
+    link: str = Field(description="the seat's own link, /t/{table}#{token}")
+    invite: str | None = Field(
+        description="a human seat's one-time invite link, /t/{table}#i:{code}; null for a bot"
+    )
 
 
 class TableCreated(Out):
     table: str
     game: str
     spectator: str = Field(description="the spectator link")
+    host: str = Field(description="the host's secret: shows the invites, re-invites seats")
+    host_link: str = Field(description="/t/{table}#h:{host}")
+    move_seconds: int | None = Field(description="the clock; null: none")
     seats: list[SeatCreated]
 
 
@@ -83,6 +89,17 @@ class PlayerView(Out):
     friday: int | None
     skips: int
     shipwrecked: bool
+    present: bool = Field(description="a live connection holds the seat")
+    away_since: str | None = Field(description="UTC time it was last connected (else made)")
+    absent: bool = Field(description="away long enough for others to hand it to a bot")
+    timeouts: int = Field(description="timed-out moves in a row")
+    claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+
+
+class Clock(Out):
+    seat: int = Field(description="the seat to move")
+    deadline: str = Field(description="UTC time its move is made for it")
+    now: str = Field(description="the server's UTC time when this view was made")
 
 
 class PayoutStep(BaseModel):
@@ -112,6 +129,9 @@ class GameView(Out):
     seed_sha256: str
     seed: str | None = Field(description="revealed once the game is over")
     payout: list[PayoutStep]
+    move_seconds: int | None = Field(description="the clock; null: none")
+    absent_after: float = Field(description="seconds without a connection to be absent")
+    clock: Clock | None
     players: list[PlayerView]
 
 
@@ -123,6 +143,38 @@ class TableView(Out):
 
 class Seat(Out):
     seat: int
+
+
+# -- seats: invites, the host's panel, another device (docs/protocol.md "Seats") ----------------
+
+
+class Claimed(Out):
+    seat: int
+    token: str = Field(description="the seat's new secret, for this browser alone")
+    link: str = Field(description="/t/{table}#{token}")
+
+
+class SeatLink(Out):
+    seat: int
+    link: str
+    qr: str = Field(description="the absolute link as a QR code, an inline SVG element")
+
+
+class InviteSeat(Out):
+    seat: int
+    name: str
+    kind: Kind
+    claimed: bool
+    present: bool
+    link: str | None = Field(description="the one-time invite while unclaimed")
+    qr: str | None
+
+
+class Invites(Out):
+    table: str
+    spectator: str
+    spectator_qr: str
+    seats: list[InviteSeat]
 
 
 class Version(Out):
@@ -167,6 +219,13 @@ class ReplayStep(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="the seat lines that go with the move (a timeout's)"
+    )
     state: StateJson
 
 
@@ -266,6 +325,12 @@ class Snapshot(Out):
     you: list[int] = Field(description="the seats this connection holds")
     game: GameView
     log: list[str]
+    log_kinds: list[tuple[str, int | None]] = Field(
+        default_factory=list,
+        description="the event kind and the seat it is about of each line of `log`, in order "
+        "(the page groups the log by turn and colours it by seat)",
+    )
+    log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
 
 
 class Update(Out):
@@ -276,12 +341,20 @@ class Update(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="the seat lines that go with the move (a timeout's)"
+    )
     state: GameView
 
 
 class StateChanged(Out):
     type: Literal["state"]
     state: GameView
+    narration: list[str] = Field(default_factory=list, description="who did what to a seat")
 
 
 class Ack(Out):

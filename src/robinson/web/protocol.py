@@ -34,6 +34,9 @@ class TableIn(Strict):
     share: Literal["half", "third"] = "half"
     first: StrictInt = 0
     language: str = Field(default="en", description="the table's default language")
+    move_seconds: StrictInt | None = Field(
+        default=None, description="the clock: seconds per move (5 to 604800); null: no clock"
+    )
     seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
 
 
@@ -45,6 +48,20 @@ class ActIn(Strict):
 
 class TokenIn(Strict):
     token: str
+
+
+class ClaimIn(Strict):
+    invite: str = Field(description="the code after '#i:' in an invite link")
+
+
+class HostIn(Strict):
+    host: str = Field(description="the host's secret (after '#h:' in the host's link)")
+    origin: str | None = Field(default=None, description="the page's origin, for QR codes")
+
+
+class DeviceIn(Strict):
+    token: str
+    origin: str | None = None
 
 
 class BotIn(Strict):

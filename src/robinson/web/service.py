@@ -18,6 +18,7 @@ table's driver lease plays its bots (`_wake_bots`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -49,11 +50,19 @@ from robinson.engine import (
     to_text,
 )
 from robinson.web import dice, texts
+from robinson.web import seats as seating
 from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
-from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
-from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
+from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS, MOVE_SECONDS
+from robinson.web.live import (
+    TIMEOUT_LIMIT,
+    LiveGame,
+    LiveTable,
+    now_ms,
+    token_hash,
+)
+from robinson.web.seating import Seating, _apply_seat_changes
+from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
@@ -76,13 +85,18 @@ class SeatSpec:
 BusHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
 
 
-class GameService:
+class GameService(Seating):
     def __init__(
-        self, store: Store, bot_delay: float = 0.8, cluster: Cluster | None = None
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        cluster: Cluster | None = None,
+        absent_after: float = 60.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.cluster = cluster or Cluster()
+        self.absent_after = absent_after
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
@@ -91,7 +105,10 @@ class GameService:
         self._draining: dict[str, asyncio.Task[None]] = {}
         self._chores: set[asyncio.Task[Any]] = set()
         # More kinds of bus message (beyond move, seats, game) may be handled by other modules.
-        self.bus_handlers: dict[str, BusHandler] = {}
+        self.bus_handlers: dict[str, BusHandler] = {"presence": self._presence_elsewhere}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._clock_wake = asyncio.Event()
+        self._clock_next: int | None = None  # Unix ms the clock loop plans to wake up
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -102,15 +119,23 @@ class GameService:
         await cluster.leases.start(self._lease_gained, self._lease_lost, self._orphaned)
         await cluster.presence.start()
         await self.adopt()
+        self._clock_task = asyncio.create_task(self._run_clocks())
 
     async def adopt(self) -> None:
-        """Drive every unfinished game that needs it (here, or where nobody else does)."""
-        for table_id in await asyncio.to_thread(self.store.tables_with_unfinished_games):
-            table = await self.table(table_id)
-            self._wake_bots(table)
+        """Drive every unfinished game that needs it. Alone: load them all and go on. Shared:
+        claim each one nobody drives; only those won are loaded (`_lease_gained`), and those
+        that turn out to need no driver are let go again (`_wake_bots`)."""
+        table_ids = await asyncio.to_thread(self.store.tables_with_unfinished_games)
+        for table_id in table_ids:
+            if self.cluster.shared:
+                self.cluster.leases.want(table_id)
+            else:
+                self._wake_bots(await self.table(table_id))
 
     async def stop(self) -> None:
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
+        if self._clock_task is not None:
+            tasks.append(self._clock_task)
         tasks += [*self._draining.values(), *self._chores]
         for task in tasks:
             task.cancel()
@@ -127,6 +152,7 @@ class GameService:
         ruleset: dict[str, Any],
         first: int = 0,
         language: str = "en",
+        move_seconds: int | None = None,
     ) -> dict[str, Any]:
         if not MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise ServiceError(
@@ -142,7 +168,16 @@ class GameService:
             texts.check_language(language)
         except ValueError as e:
             raise ServiceError("bad_request", str(e)) from None
-        rows, tokens = [], []
+        low, high = MOVE_SECONDS
+        if move_seconds is not None and (
+            type(move_seconds) is not int or not low <= move_seconds <= high
+        ):
+            raise ServiceError(
+                "bad_request", f"move_seconds is null (no clock) or {low} to {high} seconds"
+            )
+        table_id = _new_id()
+        host = secrets.token_urlsafe(24)
+        rows, tokens, invites = [], [], []
         for i, spec in enumerate(seats):
             name = " ".join(spec.name.split())
             if not 1 <= len(name) <= MAX_NAME:
@@ -164,18 +199,33 @@ class GameService:
                 )
             token = secrets.token_urlsafe(24)
             tokens.append(token)
-            rows.append(SeatRow(i, name, spec.kind, bot, token_hash(token)))
-        table_row = TableRow(_new_id(), language, int(time.time()), None, rows)
+            row = SeatRow(i, name, spec.kind, bot, token_hash(token))
+            invite = None
+            if spec.kind == "human":  # a bot's seat is taken over with its token, as before
+                invite = seating.invite_code(host, table_id, i, row.token_sha256)
+                row.invite_sha256 = token_hash(invite)
+            invites.append(invite)
+            rows.append(row)
+        table_row = TableRow(
+            table_id, language, int(time.time()), None, rows, token_hash(host), move_seconds
+        )
         game_row = self._new_game_row(table_row.id, 1, rules, [s.name for s in rows], first)
+        if move_seconds is not None and rows[first].kind == "human":
+            game_row.deadline = now_ms() + move_seconds * 1000
         summary = to_text(new_game(len(rows), rules, first))
         await asyncio.to_thread(self.store.create_table, table_row, game_row, summary)
-        table = LiveTable.from_rows(table_row, game_row)
+        table = LiveTable.from_rows(table_row, game_row, self.absent_after)
         self._remember(table)
         self._wake_bots(table)
+        self._clock_changed(game_row.deadline)
+        self._absence_later(table)  # nobody has come yet: absent after `absent_after`
         return {
             "table": table.id,
             "game": table.game.id,
             "spectator": f"/t/{table.id}",
+            "host": host,
+            "host_link": f"/t/{table.id}#{seating.HOST_PREFIX}{host}",
+            "move_seconds": move_seconds,
             "seats": [
                 {
                     "seat": r.seat,
@@ -184,8 +234,9 @@ class GameService:
                     "bot": r.bot,
                     "token": tok,
                     "link": f"/t/{table.id}#{tok}",
+                    "invite": None if code is None else seating.invite_link(table.id, code),
                 }
-                for r, tok in zip(rows, tokens, strict=True)
+                for r, tok, code in zip(rows, tokens, invites, strict=True)
             ],
         }
 
@@ -233,8 +284,9 @@ class GameService:
                 raise ServiceError("unknown_game", f"there is no table {table_id!r}")
             game = await asyncio.to_thread(self.store.load_game, row.current_game)
             assert game is not None
-            table = LiveTable.from_rows(row, game)
+            table = LiveTable.from_rows(row, game, self.absent_after)
             self._remember(table)
+            self._absence_later(table)  # absence counts from now on: its flags flip then
             return table
 
     async def table_of_game(self, game_id: str) -> LiveTable:
@@ -262,6 +314,9 @@ class GameService:
             game = table.game
             if game.id != game_id or game.state.over:
                 raise ServiceError("game_over", "this game is over")
+            if table.seats[seat].kind == "bot" and table.seats[seat].timeouts >= TIMEOUT_LIMIT:
+                # The clock gave this seat to a bot; its owner acting again takes it back.
+                await self._seat_to_human(table, seat, "returned")
             to_move = game.state.to_move
             if to_move != seat and version != game.version:
                 # A repeated or late click: the turn passed on since the client saw the game.
@@ -282,7 +337,8 @@ class GameService:
                     f"the game is at version {game.version}, the move was made at {version!r}",
                 )
             action = self._action_for(game, move)
-            await self._commit(table, action, seat)
+            changes = [(seat, {"timeouts": 0})] if table.seats[seat].timeouts else []
+            await self._commit(table, action, seat, seat_changes=changes)
             return game.version
 
     def _action_for(self, game: LiveGame, move: object) -> Action:
@@ -298,19 +354,44 @@ class GameService:
             raise ServiceError("illegal_action", f"expected {expected(game.state)}")
         return action
 
-    async def _commit(self, table: LiveTable, action: Action, seat: int) -> None:
-        """Apply, make durable, then tell everyone. Called with the table's lock held."""
+    async def _commit(
+        self,
+        table: LiveTable,
+        action: Action,
+        seat: int,
+        notes: list[Note] | None = None,
+        seat_changes: list[tuple[int, dict[str, Any]]] | None = None,
+    ) -> None:
+        """Apply, make durable, then tell everyone. Called with the table's lock held.
+        `notes` (a timeout) and `seat_changes` (column values) are stored with the move."""
         game = table.game
+        notes = notes or []
+        seat_changes = seat_changes or []
         state, events = apply(game.state, action)
+        kinds = {s: v["kind"] for s, v in seat_changes if "kind" in v}
+        deadline = None
+        to_move = state.to_move
+        if (
+            table.move_seconds is not None
+            and to_move is not None
+            and not state.over
+            and kinds.get(to_move, table.seats[to_move].kind) == "human"
+        ):
+            deadline = now_ms() + table.move_seconds * 1000
         try:
             await asyncio.to_thread(
-                self.store.append,
-                game.id,
-                game.version,
-                action.to_json(),
-                seat,
-                to_text(state),
-                state.over,
+                functools.partial(
+                    self.store.append,
+                    game.id,
+                    game.version,
+                    action.to_json(),
+                    seat,
+                    to_text(state),
+                    state.over,
+                    deadline=deadline,
+                    seats_changed=[(table.id, s, v) for s, v in seat_changes],
+                    new_notes=notes,
+                )
             )
         except DBAPIError as e:
             # Not accepted: nobody is told of it. Should the commit have landed after all, the
@@ -326,7 +407,7 @@ class GameService:
             raise ServiceError(
                 "stale_version", "the game moved on; here is the new state"
             ) from None
-        self._advance(table, action, seat, state, events)
+        self._advance(table, action, seat, state, events, deadline, notes, seat_changes)
         self._publish(
             table,
             {
@@ -335,22 +416,38 @@ class GameService:
                 "seq": game.version - 1,
                 "action": action.to_json(),
                 "seat": seat,
+                "deadline": deadline,
+                "notes": [vars(n) for n in notes],
+                "seat_changes": seat_changes,
             },
         )
 
     def _advance(
-        self, table: LiveTable, action: Action, seat: int, state: State, events: Sequence[Event]
+        self,
+        table: LiveTable,
+        action: Action,
+        seat: int,
+        state: State,
+        events: Sequence[Event],
+        deadline: int | None = None,
+        notes: Sequence[Note] = (),
+        seat_changes: Sequence[tuple[int, dict[str, Any]]] = (),
     ) -> None:
-        """Take a stored step into this copy of the game and tell its viewers here."""
+        """Take a stored step into this copy of the game and tell its viewers here (with the
+        next move's deadline, the seat changes and the notes stored with it)."""
         game = table.game
         game.actions.append(action)
         game.state = state
+        game.deadline = deadline
+        game.notes.extend(notes)
+        _apply_seat_changes(table, seat_changes)
         if state.over:
             game.final_events = list(events)
         if isinstance(action, Roll):
             game.rolls += 1
-        table.broadcast_update(action, seat, events)
+        table.broadcast_update(action, seat, events, notes)
         self._wake_bots(table)
+        self._clock_changed(deadline)
 
     def _publish(self, table: LiveTable, message: dict[str, Any]) -> None:
         self.cluster.bus.publish(table.id, message)
@@ -434,39 +531,10 @@ class GameService:
         except Exception:  # a bot task must never die silently
             log.exception("bot driver of table %s failed", table.id)
 
-    async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
-        table = await self.table(table_id)
-        self.authenticate(table, token)
-        target = self._seat_index(table, seat)
-        if bot not in BOT_NAMES:
-            raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
-        async with table.lock:
-            await asyncio.to_thread(self.store.set_seat, table.id, target, "bot", str(bot))
-            table.seats[target].kind, table.seats[target].bot = "bot", str(bot)
-            self._broadcast_seats(table)
-            self._publish(table, {"k": "seats"})
-            self._wake_bots(table)
-
-    async def take_back(self, table_id: str, token: object, seat: object) -> None:
-        """A seat handed to a bot returns to its human: only that seat's own token can do it."""
-        table = await self.table(table_id)
-        own = self.authenticate(table, token)
-        target = self._seat_index(table, seat)
-        if own != target:
-            raise ServiceError("bad_token", "only the seat's own link can take it back")
-        async with table.lock:
-            await asyncio.to_thread(self.store.set_seat, table.id, target, "human", None)
-            table.seats[target].kind, table.seats[target].bot = "human", None
-            self._broadcast_seats(table)
-            self._publish(table, {"k": "seats"})
-
     def _seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
             raise ServiceError("bad_request", f"seat must be 0 to {len(table.seats) - 1}")
         return seat
-
-    def _broadcast_seats(self, table: LiveTable) -> None:
-        table.broadcast(lambda listener: {"type": "state", "state": table.game_view(listener.lang)})
 
     async def rematch(self, table_id: str, token: object) -> str:
         """A new game with the same seats; the next seat starts. Returns the new game's id."""
@@ -478,11 +546,14 @@ class GameService:
                 raise ServiceError("not_over", "a rematch starts when the game is over")
             first = (old.row.first + 1) % len(table.seats)
             row = self._new_game_row(table.id, old.row.number + 1, old.ruleset, table.names, first)
+            if table.move_seconds is not None and table.seats[first].kind == "human":
+                row.deadline = now_ms() + table.move_seconds * 1000
             await asyncio.to_thread(
                 self.store.add_game, row, to_text(new_game(len(table.seats), old.ruleset, first))
             )
             table.game = LiveGame.from_row(row)
             self._game_table[row.id] = table.id
+            self._clock_changed(row.deadline)
             table.broadcast(table.snapshot)
             self._publish(table, {"k": "game", "game": row.id})
             self._wake_bots(table)
@@ -521,19 +592,31 @@ class GameService:
             game = table.game
             seq = message["seq"]
             if message["game"] != game.id:
-                await self._reload(table)  # a rematch this copy has not seen
+                if message["game"] not in self._game_table:
+                    await self._reload(table)  # a rematch this copy has not seen
+                # else a late step of a game this copy has left behind: nothing to do
             elif seq == game.version:
                 action = action_from_json(message["action"])
                 state, events = apply(game.state, action)
-                self._advance(table, action, message["seat"], state, events)
+                notes = [Note(**n) for n in message.get("notes", [])]
+                changes = [(s, v) for s, v in message.get("seat_changes", [])]
+                deadline = message.get("deadline")
+                self._advance(
+                    table, action, message["seat"], state, events, deadline, notes, changes
+                )
             elif seq > game.version:
                 await self._catch_up(table)  # a message was lost: the database has it
             # seq < version: this copy has it already (it caught up before)
-        elif kind == "seats":
+        elif kind == "seats":  # seats changed there: their rows, notes and the deadline
             row = await asyncio.to_thread(self.store.load_table, table.id)
             if row is not None:
                 table.seats = row.seats
-                self._broadcast_seats(table)
+                notes = [Note(**n) for n in message.get("notes", [])]
+                if message.get("game") == table.game.id:
+                    table.game.notes.extend(notes)
+                    if "deadline" in message:
+                        table.game.deadline = message["deadline"]
+                table.broadcast_state(notes)
                 self._wake_bots(table)
         elif kind == "followed":
             await self._catch_up(table)
@@ -551,12 +634,18 @@ class GameService:
         if len(row.actions) < game.version:  # cannot be (the log only grows): start afresh
             await self._reload(table)
             return
-        for step in row.actions[game.version :]:
+        steps = row.actions[game.version :]
+        if steps:  # seat changes and notes went with them: take the stored ones
+            table_row = await asyncio.to_thread(self.store.load_table, table.id)
+            if table_row is not None:
+                table.seats = table_row.seats
+        for step in steps:
             action = action_from_json(step)
             seat = game.state.to_move
             assert seat is not None
             state, events = apply(game.state, action)
-            self._advance(table, action, seat, state, events)
+            self._advance(table, action, seat, state, events, row.deadline)
+        game.deadline, game.notes = row.deadline, list(row.notes)
 
     async def _reload(self, table: LiveTable) -> None:
         """Read the table and its current game afresh; every viewer here gets a snapshot."""
@@ -580,15 +669,6 @@ class GameService:
             self._on_bus(table_id, {"k": "reload"})
         self._chore(self.adopt())
 
-    # -- listeners -----------------------------------------------------------------------------
-
-    def subscribe(self, table: LiveTable, listener: Listener) -> None:
-        table.listeners.add(listener)
-        listener.send(table.snapshot(listener))
-
-    def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
-        table.listeners.discard(listener)
-
     # -- records -------------------------------------------------------------------------------
 
     async def record(self, game_id: str) -> GameRecord:
@@ -608,11 +688,13 @@ class GameService:
         names = list(record.players)
         steps = []
         for action, state, events in record.steps():
+            each = texts.narrate_each(lang, events, names)
             steps.append(
                 {
                     "action": action.to_json(),
                     "events": [e.to_json() for e in events],
-                    "narration": narrate_all(lang, events, names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": _state_json(state),
                 }
             )

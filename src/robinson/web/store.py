@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -52,6 +54,9 @@ tables = Table(
     Column("language", String(8), nullable=False),
     Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     Column("current_game", String(32), nullable=True),
+    # The host (the table's creator): SHA-256 of the host's secret, which shows the invites.
+    Column("host_sha256", String(64), nullable=True),
+    Column("move_seconds", Integer, nullable=True),  # the clock: seconds per move, None = none
 )
 
 seats = Table(
@@ -63,6 +68,10 @@ seats = Table(
     Column("kind", String(8), nullable=False),  # "human" or "bot"
     Column("bot", String(32), nullable=True),  # the bot's name when kind == "bot"
     Column("token_sha256", String(64), nullable=False),
+    # SHA-256 of the seat's live one-time invite code; NULL once claimed (docs/protocol.md).
+    Column("invite_sha256", String(64), nullable=True),
+    Column("seen_at", BigInteger, nullable=True),  # Unix ms the seat was last connected
+    Column("timeouts", Integer, nullable=False, server_default="0"),  # timed-out moves in a row
     PrimaryKeyConstraint("table_id", "seat"),
 )
 
@@ -81,6 +90,7 @@ games = Table(
     Column("version", Integer, nullable=False),  # number of actions in the log
     Column("over", Integer, nullable=False),
     Column("summary", Text, nullable=False),
+    Column("deadline", BigInteger, nullable=True),  # Unix ms the seat to move runs out of time
 )
 
 actions = Table(
@@ -93,6 +103,25 @@ actions = Table(
     Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     PrimaryKeyConstraint("game_id", "seq"),
 )
+
+
+# What happened to the seats, told in the log between moves: hand-overs, take-backs, timeouts.
+# `version` is the number of actions before it; `data` JSON (seat, actor, away seconds...).
+notes = Table(
+    "notes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created", BigInteger, nullable=False),
+)
+
+
+# (table, seat, column values) of seats to update with a write.
+SeatChanges = Sequence[tuple[str, int, dict[str, Any]]]
+KEEP: Any = object()  # change_seats: leave the game's deadline as it is
 
 
 class Conflict(Exception):
@@ -116,6 +145,18 @@ class SeatRow:
     kind: str
     bot: str | None
     token_sha256: str
+    invite_sha256: str | None = None
+    seen_at: int | None = None
+    timeouts: int = 0
+
+
+@dataclass
+class Note:
+    """A line of the log that is not a move: who handed which seat to a bot, a timeout..."""
+
+    version: int
+    kind: str
+    data: dict[str, Any]
 
 
 @dataclass
@@ -130,6 +171,8 @@ class GameRow:
     seed_sha256: str
     created: int
     actions: list[dict[str, Any]]
+    deadline: int | None = None  # Unix ms
+    notes: list[Note] = field(default_factory=list)
 
 
 @dataclass
@@ -139,6 +182,8 @@ class TableRow:
     created: int
     current_game: str | None
     seats: list[SeatRow]
+    host_sha256: str | None = None
+    move_seconds: int | None = None
 
 
 def default_url() -> str:
@@ -249,7 +294,12 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(
-                    id=table.id, language=table.language, created=table.created, current_game=None
+                    id=table.id,
+                    language=table.language,
+                    created=table.created,
+                    current_game=None,
+                    host_sha256=table.host_sha256,
+                    move_seconds=table.move_seconds,
                 )
             )
             conn.execute(
@@ -277,6 +327,7 @@ class Store:
                 version=0,
                 over=0,
                 summary=summary,
+                deadline=game.deadline,
             )
         )
         conn.execute(
@@ -291,8 +342,13 @@ class Store:
         seat: int | None,
         summary: str,
         over: bool,
+        *,
+        deadline: int | None = None,
+        seats_changed: SeatChanges = (),
+        new_notes: Sequence[Note] = (),
     ) -> None:
-        """Write step `seq` of a game. Raises `Conflict` if that step exists already."""
+        """Write step `seq` of a game, with the deadline of the next move, the seat changes and
+        the notes that go with it, in one transaction. Raises `Conflict` if that step exists."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -307,19 +363,70 @@ class Store:
                 conn.execute(
                     update(games)
                     .where(games.c.id == game_id)
-                    .values(version=seq + 1, over=int(over), summary=summary)
+                    .values(version=seq + 1, over=int(over), summary=summary, deadline=deadline)
                 )
+                self._write_changes(conn, game_id, seats_changed, new_notes)
         except IntegrityError as e:
             if not _is_duplicate(e):
                 raise
             raise Conflict(f"game {game_id} already has step {seq}") from e
 
-    def set_seat(self, table_id: str, seat: int, kind: str, bot: str | None) -> None:
+    def change_seats(
+        self,
+        game_id: str,
+        seats_changed: SeatChanges,
+        new_notes: Sequence[Note] = (),
+        deadline: Any = KEEP,
+    ) -> None:
+        """Seat changes between moves (a bot takes a seat, its human takes it back, a new
+        invite), with their notes and the new deadline (KEEP: unchanged), in one transaction."""
+        with self.engine.begin() as conn:
+            if deadline is not KEEP:
+                conn.execute(update(games).where(games.c.id == game_id).values(deadline=deadline))
+            self._write_changes(conn, game_id, seats_changed, new_notes)
+
+    def _write_changes(
+        self, conn: Any, game_id: str, seats_changed: SeatChanges, new_notes: Sequence[Note]
+    ) -> None:
+        for table_id, seat, values in seats_changed:
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(**values)
+            )
+        now = int(time.time())
+        for n in new_notes:
+            conn.execute(
+                insert(notes).values(
+                    game_id=game_id,
+                    version=n.version,
+                    kind=n.kind,
+                    data=json.dumps(n.data, ensure_ascii=False),
+                    created=now,
+                )
+            )
+
+    def claim(self, table_id: str, seat: int, invite_sha256: str, token_sha256: str) -> bool:
+        """Spend a seat's invite: the seat gets a new secret. False if the invite was spent
+        already (by another browser, maybe through another server process)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats)
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.invite_sha256 == invite_sha256,
+                )
+                .values(invite_sha256=None, token_sha256=token_sha256, timeouts=0)
+            )
+            return bool(done.rowcount == 1)
+
+    def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
         with self.engine.begin() as conn:
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(kind=kind, bot=bot)
+                .values(seen_at=seen_at)
             )
 
     # -- reads ---------------------------------------------------------------------------------
@@ -337,7 +444,21 @@ class Store:
             language=row.language,
             created=row.created,
             current_game=row.current_game,
-            seats=[SeatRow(s.seat, s.name, s.kind, s.bot, s.token_sha256) for s in seat_rows],
+            seats=[
+                SeatRow(
+                    s.seat,
+                    s.name,
+                    s.kind,
+                    s.bot,
+                    s.token_sha256,
+                    s.invite_sha256,
+                    s.seen_at,
+                    s.timeouts,
+                )
+                for s in seat_rows
+            ],
+            host_sha256=row.host_sha256,
+            move_seconds=row.move_seconds,
         )
 
     def load_game(self, game_id: str) -> GameRow | None:
@@ -349,6 +470,11 @@ class Store:
                 select(actions.c.seq, actions.c.action)
                 .where(actions.c.game_id == game_id)
                 .order_by(actions.c.seq)
+            ).all()
+            note_rows = conn.execute(
+                select(notes.c.version, notes.c.kind, notes.c.data)
+                .where(notes.c.game_id == game_id)
+                .order_by(notes.c.id)
             ).all()
         for expected, step in enumerate(steps):
             if step.seq != expected:  # the key makes gaps impossible unless the file was edited
@@ -364,6 +490,8 @@ class Store:
             seed_sha256=row.seed_sha256,
             created=row.created,
             actions=[json.loads(s.action) for s in steps],
+            deadline=row.deadline,
+            notes=[Note(n.version, n.kind, json.loads(n.data)) for n in note_rows],
         )
 
     def tables_with_unfinished_games(self) -> list[str]:
@@ -374,6 +502,27 @@ class Store:
                 .where(games.c.over == 0)
             ).all()
         return [r.id for r in rows]
+
+    def next_deadline(self) -> int | None:
+        """The earliest deadline of a current unfinished game (Unix ms), if any has a clock."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                select(func.min(games.c.deadline))
+                .join(tables, tables.c.current_game == games.c.id)
+                .where(games.c.over == 0)
+            ).scalar()
+        return None if value is None else int(value)
+
+    def due_games(self, now_ms: int) -> list[tuple[str, str]]:
+        """(game, table) of the current unfinished games whose deadline has passed."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.table_id)
+                .join(tables, tables.c.current_game == games.c.id)
+                .where(games.c.over == 0, games.c.deadline <= now_ms)
+                .order_by(games.c.deadline)
+            ).all()
+        return [(r.id, r.table_id) for r in rows]
 
     def games_of_table(self, table_id: str) -> list[tuple[str, int, bool]]:
         with self.engine.connect() as conn:

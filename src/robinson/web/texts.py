@@ -34,6 +34,17 @@ def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> lis
     return _translator(lang).narrate_all(events, names)
 
 
+def narrate_each(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """One entry per event ("" where another event's line says it): the page pairs lines with
+    the events they tell (their icons and seats) through `told`."""
+    return _translator(lang).narrate_each(events, names)
+
+
+def told(lines: Sequence[str]) -> list[int]:
+    """The indices of the events that have a line of their own, in order."""
+    return [i for i, line in enumerate(lines) if line]
+
+
 def prompt(lang: str, state: State, names: Sequence[str]) -> str:
     return _translator(lang).prompt(state, names)
 
@@ -88,3 +99,42 @@ def plural_index(lang: str) -> list[int]:
 
 def rules_summary(lang: str, ruleset: Ruleset) -> str:
     return _translator(lang).rules_summary(ruleset)
+
+
+# -- seat notes (docs/protocol.md "Seats"): who handed which seat to a bot, timeouts -------------
+
+# A duration in the largest unit that gives a count of at least 2 (no "away for 1 minute" for
+# 119 seconds): seconds below 2 minutes, minutes below 2 hours, hours below 2 days, then days.
+_UNITS = (("seat.seconds", 1, 120), ("seat.minutes", 60, 7200), ("seat.hours", 3600, 172800))
+
+
+def duration(lang: str, seconds: int) -> str:
+    t = _translator(lang)
+    for key, size, below in _UNITS:
+        if seconds < below:
+            return t.nformat(key, seconds // size)
+    return t.nformat("seat.days", seconds // 86400)
+
+
+def note(lang: str, item: Any, names: Sequence[str]) -> str:
+    """One note of the log (a `store.Note`) as a sentence in `lang`."""
+    t = _translator(lang)
+    data = item.data
+
+    def name(key: str) -> str:
+        seat = data.get(key)
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    fields = {"name": name("seat"), "actor": name("actor")}
+    kind = item.kind
+    if kind == "bot":
+        if data.get("actor") == data.get("seat"):
+            return t.format("seat.bot_self", **fields)
+        if data.get("out_of_time"):
+            return t.format("seat.bot_out_of_time", **fields)
+        return t.format("seat.bot_away", away=duration(lang, int(data.get("away") or 0)), **fields)
+    if kind == "timeout_bot":
+        return t.nformat("seat.timeout_bot", int(data.get("count") or 0), **fields)
+    if kind in ("claimed", "back", "returned", "timeout", "reinvited"):
+        return t.format(f"seat.{kind}", **fields)
+    return ""

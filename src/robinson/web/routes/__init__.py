@@ -26,7 +26,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (400, "malformed or bad_request"),
         (403, "bad_token"),
         (404, "unknown_game"),
-        (409, "game_over, not_your_turn, seat_is_bot, stale_version or not_over"),
+        (
+            409,
+            "game_over, not_your_turn, seat_is_bot, stale_version, not_over, seat_present or "
+            "seat_taken",
+        ),
         (413, "too_large"),
         (503, "storage_unavailable"),
     ]

@@ -126,7 +126,7 @@ async def _handle(
         conn.lang = language(msg.lang)
         if isinstance(msg, Hello):
             held = {table.seat_of(t) for t in msg.tokens}
-            conn.seats = {s for s in held if s is not None}
+            service.hold(table, conn, {s for s in held if s is not None})
             if None in held:
                 conn.send(
                     {

@@ -19,7 +19,7 @@ async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
     """Create a table and its first game. Each human seat's token is returned once."""
     ruleset = {k: getattr(body, k) for k in ("edition", "start_tokens", "stake", "share")}
     seats = [SeatSpec(s.name, s.kind, s.bot) for s in body.seats]
-    return await service.create_table(seats, ruleset, body.first, body.language)
+    return await service.create_table(seats, ruleset, body.first, body.language, body.move_seconds)
 
 
 @router.get("/{table_id}", response_model=TableView)
@@ -37,7 +37,8 @@ async def whoami(table_id: str, body: TokenIn, service: Service) -> dict[str, in
 
 @router.post("/{table_id}/seats/{seat}/bot", response_model=Ok)
 async def hand_to_bot(table_id: str, seat: int, body: BotIn, service: Service) -> dict[str, Any]:
-    """Any seated player hands a seat to a bot (when its human has left)."""
+    """The owner hands his own seat to a bot; anyone else seated only a seat absent or out of
+    time (else `seat_present`)."""
     await service.hand_to_bot(table_id, body.token, seat, body.bot)
     return {"ok": True}
 

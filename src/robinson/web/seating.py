@@ -1,0 +1,398 @@
+"""Seats that stay yours, presence and clocks (issue 8; docs/protocol.md "Seats" and "Clocks"):
+the part of `GameService` that decides who may hand a seat to a bot, claims invites, shows the
+host's invites, follows who is connected, and makes the move of a seat whose time ran out.
+
+A mixin: `GameService` (service.py) has the tables, the pipeline (`_commit`) and the bus; these
+methods use them, so every move still goes through the one pipeline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from robinson.bots import BOT_NAMES, make_bot
+from robinson.engine import Action, Phase, Roll
+from robinson.web import dice
+from robinson.web import seats as seating
+from robinson.web.errors import ServiceError
+from robinson.web.live import TIMEOUT_LIMIT, Listener, LiveTable, now_ms, token_hash
+from robinson.web.store import KEEP, Note
+
+if TYPE_CHECKING:
+    from robinson.web.cluster import Cluster
+    from robinson.web.store import Store
+
+log = logging.getLogger("robinson.web")
+
+CLOCK_POLL = 30.0  # seconds: the clock looks at the store at least this often (other processes)
+TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOUT_LIMIT times
+BOT_RETRY_PAUSE = 0.5  # seconds the clock waits after the database failed
+
+
+class Seating:
+    """Issue 8's part of `GameService` (a mixin: the attributes below are GameService's)."""
+
+    store: Store
+    cluster: Cluster
+    absent_after: float
+    _clock_task: asyncio.Task[None] | None
+    _clock_wake: asyncio.Event
+    _clock_next: int | None
+
+    if TYPE_CHECKING:
+
+        async def table(self, table_id: str) -> LiveTable: ...
+
+        def authenticate(self, table: LiveTable, token: object) -> int: ...
+
+        def _seat_index(self, table: LiveTable, seat: object) -> int: ...
+
+        async def _commit(
+            self,
+            table: LiveTable,
+            action: Action,
+            seat: int,
+            notes: list[Note] | None = None,
+            seat_changes: list[tuple[int, dict[str, Any]]] | None = None,
+        ) -> None: ...
+
+        def _wake_bots(self, table: LiveTable) -> None: ...
+
+        def _publish(self, table: LiveTable, message: dict[str, Any]) -> None: ...
+
+        def _chore(self, coro: Awaitable[None]) -> None: ...
+
+    # -- seats: bots, owners, invites (docs/protocol.md "Seats") -------------------------------
+
+    async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
+        """The owner may always; anyone else seated only when the seat is absent (no connection
+        for `absent_after` seconds) or out of time, else `seat_present`."""
+        table = await self.table(table_id)
+        actor = self.authenticate(table, token)
+        target = self._seat_index(table, seat)
+        if bot not in BOT_NAMES:
+            raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
+        async with table.lock:
+            row, now = table.seats[target], now_ms()
+            if row.kind == "bot" and actor != target:
+                raise ServiceError("seat_is_bot", "a bot plays this seat already")
+            data: dict[str, Any] = {"seat": target, "actor": actor, "bot": str(bot)}
+            if actor != target:
+                if table.out_of_time(target):
+                    data["out_of_time"] = True
+                elif table.absent(target, now) and not await self._connected_anywhere(
+                    table, target
+                ):
+                    data["away"] = (now - table.away_since(target)) // 1000
+                else:
+                    raise ServiceError(
+                        "seat_present",
+                        f"{row.name} is at the table; a bot may take the seat only after "
+                        f"{table.absent_after:g} s without a connection, or when out of time",
+                    )
+            note = Note(table.game.version, "bot", data)
+            changes = [(target, {"kind": "bot", "bot": str(bot)})]
+            await self._change_seats(table, changes, [note])
+            self._wake_bots(table)
+
+    async def take_back(self, table_id: str, token: object, seat: object) -> None:
+        """A seat handed to a bot returns to its human: only that seat's own token can do it."""
+        table = await self.table(table_id)
+        own = self.authenticate(table, token)
+        target = self._seat_index(table, seat)
+        if own != target:
+            raise ServiceError("bad_token", "only the seat's own link can take it back")
+        async with table.lock:
+            if table.seats[target].kind == "bot":
+                await self._seat_to_human(table, target, "back")
+
+    async def _seat_to_human(self, table: LiveTable, seat: int, kind: str) -> None:
+        """The seat's owner plays again (lock held): `kind` is the note, "back" or "returned"."""
+        changes = [(seat, {"kind": "human", "bot": None, "timeouts": 0})]
+        await self._change_seats(table, changes, [Note(table.game.version, kind, {"seat": seat})])
+
+    async def _change_seats(
+        self, table: LiveTable, changes: list[tuple[int, dict[str, Any]]], notes: list[Note]
+    ) -> None:
+        """Store seat changes between moves with their notes and the new deadline (the seat to
+        move may have become a bot or a human), then tell everyone. Lock held."""
+        game = table.game
+        kinds = {s: v["kind"] for s, v in changes if "kind" in v}
+        deadline: Any = KEEP
+        to_move = game.state.to_move
+        if to_move in kinds and table.move_seconds is not None and not game.state.over:
+            deadline = now_ms() + table.move_seconds * 1000 if kinds[to_move] == "human" else None
+        await asyncio.to_thread(
+            self.store.change_seats,
+            game.id,
+            [(table.id, s, v) for s, v in changes],
+            notes,
+            deadline,
+        )
+        if deadline is not KEEP:
+            game.deadline = deadline
+            self._clock_changed(deadline)
+        _apply_seat_changes(table, changes)
+        game.notes.extend(notes)
+        table.broadcast_state(notes)
+        message: dict[str, Any] = {"k": "seats", "game": game.id, "notes": [vars(n) for n in notes]}
+        if deadline is not KEEP:
+            message["deadline"] = deadline
+        self._publish(table, message)
+
+    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
+        """Open an invite: the seat gets a new secret, given to this browser alone; the invite
+        is spent (`seat_taken` for anyone who tries it again) and older secrets stop working."""
+        table = await self.table(table_id)
+        if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
+            raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
+        digest = token_hash(invite)
+        async with table.lock:
+            seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+            token = secrets.token_urlsafe(24)
+            if seat is None or not await asyncio.to_thread(
+                self.store.claim, table.id, seat, digest, token_hash(token)
+            ):
+                raise ServiceError(
+                    "seat_taken",
+                    "this invite was used already: the seat is taken (ask the "
+                    "host for a new link if it was meant for you)",
+                )
+            row = table.seats[seat]
+            row.token_sha256, row.invite_sha256, row.timeouts = token_hash(token), None, 0
+            await self._change_seats(
+                table, [], [Note(table.game.version, "claimed", {"seat": seat})]
+            )
+            self._drop_holders(table, seat)
+            return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
+
+    def _drop_holders(self, table: LiveTable, seat: int) -> None:
+        """Connections that held `seat` with its old secret hold it no more."""
+        before = table.present_seats()
+        for listener in list(table.listeners):
+            if seat in listener.seats:
+                self._count(table, {seat}, set())
+                listener.seats = listener.seats - {seat}
+                listener.send(table.snapshot(listener))
+        self._presence(table, before)
+
+    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
+        """The host's view: each human seat, its invite link and QR code while unclaimed."""
+        table = await self.table(table_id)
+        if not table.is_host(host):
+            raise ServiceError("bad_token", "that is not the host's secret of this table")
+        assert isinstance(host, str)
+        present = table.present_seats()
+        out = []
+        for row in table.seats:
+            link = None
+            if row.invite_sha256 is not None:
+                code = seating.invite_code(host, table.id, row.seat, row.token_sha256)
+                if token_hash(code) == row.invite_sha256:
+                    link = seating.invite_link(table.id, code)
+            out.append(
+                {
+                    "seat": row.seat,
+                    "name": row.name,
+                    "kind": row.kind,
+                    "claimed": row.invite_sha256 is None,
+                    "present": row.seat in present,
+                    "link": link,
+                    "qr": None if link is None else seating.qr_svg(origin + link),
+                }
+            )
+        spectator = f"/t/{table.id}"
+        return {
+            "table": table.id,
+            "spectator": spectator,
+            "spectator_qr": seating.qr_svg(origin + spectator),
+            "seats": out,
+        }
+
+    async def reinvite(
+        self, table_id: str, host: object, seat: object, origin: str
+    ) -> dict[str, Any]:
+        """The host gives an absent (or out of time, or never claimed) seat a new invite: the
+        old secret and the old link stop working."""
+        table = await self.table(table_id)
+        if not table.is_host(host):
+            raise ServiceError("bad_token", "that is not the host's secret of this table")
+        assert isinstance(host, str)
+        target = self._seat_index(table, seat)
+        async with table.lock:
+            row, now = table.seats[target], now_ms()
+            unclaimed = row.invite_sha256 is not None and target not in table.present_seats()
+            away = table.absent(target, now) and not await self._connected_anywhere(table, target)
+            if not (unclaimed or away or table.out_of_time(target)):
+                raise ServiceError(
+                    "seat_present",
+                    f"{row.name} is at the table; a new invite is for a seat left empty for "
+                    f"{table.absent_after:g} s or out of time",
+                )
+            token_sha = token_hash(secrets.token_urlsafe(24))  # nobody's: the invite gives one
+            code = seating.invite_code(host, table.id, target, token_sha)
+            values = {"token_sha256": token_sha, "invite_sha256": token_hash(code)}
+            note = Note(table.game.version, "reinvited", {"seat": target})
+            await self._change_seats(table, [(target, values)], [note])
+            self._drop_holders(table, target)
+            link = seating.invite_link(table.id, code)
+            return {"seat": target, "link": link, "qr": seating.qr_svg(origin + link)}
+
+    async def device_link(
+        self, table_id: str, token: object, seat: object, origin: str
+    ) -> dict[str, Any]:
+        """A seat's own link, to continue on another device (it is the seat's secret)."""
+        table = await self.table(table_id)
+        own = self.authenticate(table, token)
+        if own != self._seat_index(table, seat):
+            raise ServiceError("bad_token", "only the seat's own secret gives its link")
+        link = f"/t/{table.id}#{token}"
+        return {"seat": own, "link": link, "qr": seating.qr_svg(origin + link)}
+
+    # -- clocks ----------------------------------------------------------------------------------
+
+    def _clock_changed(self, deadline: int | None) -> None:
+        """A new deadline: wake the clock loop if it would sleep past it."""
+        if deadline is not None and (self._clock_next is None or deadline < self._clock_next):
+            self._clock_wake.set()
+
+    async def _run_clocks(self) -> None:
+        """Make the move of every seat whose time ran out. The deadlines live in the store, so
+        they survive a restart and any process sharing the database can play a timeout (the
+        (game, seq) key lets only one of them in)."""
+        while True:
+            self._clock_wake.clear()
+            pause = CLOCK_POLL
+            try:
+                for game_id, table_id in await asyncio.to_thread(self.store.due_games, now_ms()):
+                    await self._time_out(table_id, game_id)
+                upcoming = await asyncio.to_thread(self.store.next_deadline)
+                if upcoming is not None:
+                    pause = min(CLOCK_POLL, max(0.0, (upcoming - now_ms()) / 1000 + 0.005))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the clock must go on: a database outage is retried
+                log.exception("the clock failed; retrying")
+                pause = max(BOT_RETRY_PAUSE, 1.0)
+            self._clock_next = now_ms() + int(pause * 1000)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._clock_wake.wait(), pause)
+
+    async def _time_out(self, table_id: str, game_id: str) -> None:
+        """The seat to move ran out of time: the eager bot makes its move, narrated; after
+        TIMEOUT_LIMIT in a row the seat is the bot's until its owner comes back."""
+        table = await self.table(table_id)
+        async with table.lock:
+            game = table.game
+            st = game.state
+            if game.id != game_id or st.over or game.deadline is None or st.to_move is None:
+                return
+            if game.deadline > now_ms():
+                return  # someone moved in time (the deadline is a new one)
+            seat = st.to_move
+            row = table.seats[seat]
+            if row.kind == "bot":  # a bot plays it now: no clock for bots
+                await asyncio.to_thread(self.store.change_seats, game.id, [], [], None)
+                game.deadline = None
+                return
+            if st.phase is Phase.ROLL:
+                action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
+            else:
+                action = make_bot(TIMEOUT_BOT, seat).choose(st)
+            count = row.timeouts + 1
+            values: dict[str, Any] = {"timeouts": count}
+            notes = [Note(game.version, "timeout", {"seat": seat})]
+            if count >= TIMEOUT_LIMIT:
+                values.update(kind="bot", bot=TIMEOUT_BOT)
+                notes.append(Note(game.version, "timeout_bot", {"seat": seat, "count": count}))
+            try:
+                await self._commit(table, action, seat, notes, [(seat, values)])
+            except ServiceError as e:  # the database failed, or another process moved first
+                log.warning("timeout move of game %s not made: %s", game.id, e.message)
+
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, table: LiveTable, listener: Listener) -> None:
+        before = table.present_seats()
+        table.listeners.add(listener)
+        listener.send(table.snapshot(listener))
+        self._count(table, set(), listener.seats)
+        self._presence(table, before)
+
+    def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
+        before = table.present_seats()
+        if listener in table.listeners:
+            table.listeners.discard(listener)
+            self._count(table, listener.seats, set())
+        self._presence(table, before)
+
+    def hold(self, table: LiveTable, listener: Listener, held: set[int]) -> None:
+        """`listener` now holds the seats `held` (a hello with its tokens)."""
+        before = table.present_seats()
+        if listener in table.listeners:
+            self._count(table, listener.seats, held)
+        listener.seats = held
+        self._presence(table, before)
+
+    def _count(self, table: LiveTable, old: set[int], new: set[int]) -> None:
+        """Tell the cluster's presence (Redis with --redis) of a connection's seats here."""
+        presence = self.cluster.presence
+        for seat in old - new:
+            self._in_background(presence.change(table.id, seat, -1))
+        for seat in new - old:
+            self._in_background(presence.change(table.id, seat, +1))
+
+    async def _connected_anywhere(self, table: LiveTable, seat: int) -> bool:
+        """Held by a connection here, or (scaled out) in another process."""
+        if seat in table.present_seats():
+            return True
+        if not self.cluster.shared:
+            return False
+        return (await self.cluster.presence.totals(table.id)).get(seat, 0) > 0
+
+    def _presence(self, table: LiveTable, before: set[int]) -> None:
+        """Who is connected changed: remember when, and show everyone."""
+        after = table.present_seats()
+        if after == before:
+            return
+        now = now_ms()
+        for seat in before ^ after:  # arrived or left: seen now
+            table.seats[seat].seen_at = now
+            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
+        self._publish(table, {"k": "presence", "seen": {s: now for s in before ^ after}})
+        table.broadcast_state()
+        if before - after:  # someone left: tell everyone again when the seat counts as absent
+            self._absence_later(table)
+
+    async def _presence_elsewhere(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """Another process saw seats arrive or leave: their last-seen times (a bus message)."""
+        for seat, seen in message.get("seen", {}).items():
+            if 0 <= int(seat) < len(table.seats):
+                table.seats[int(seat)].seen_at = int(seen)
+        table.broadcast_state()
+
+    def _absence_later(self, table: LiveTable) -> None:
+        asyncio.get_running_loop().call_later(table.absent_after + 0.05, table.broadcast_state)
+
+    def _in_background(self, work: Any) -> None:
+        """Run `work` without waiting for it; a failure is logged (presence is not a move)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception as e:
+                log.warning("a background write failed: %s", e)
+
+        self._chore(run())
+
+
+def _apply_seat_changes(table: LiveTable, changes: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """The stored seat changes, made in memory too (after the commit)."""
+    for seat, values in changes:
+        for column, value in values.items():
+            setattr(table.seats[seat], column, value)

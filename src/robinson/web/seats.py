@@ -1,0 +1,52 @@
+"""Seats that stay yours (docs/protocol.md "Seats"): one-time invites, the host's secret, links
+and their QR codes.
+
+An invite code is derived, not stored: HMAC-SHA256 of the host's secret over the table, the seat
+and the hash of the seat's current secret. The store keeps only the code's SHA-256, so the host
+(who holds the secret) can be shown every unclaimed seat's link again at any time, while the
+database alone reveals nothing. Claiming a seat gives it a new secret, which both spends the
+invite (its hash is cleared) and makes the derived code a different one; a re-invite does the
+same, so the old secret and the old link stop working together.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import io
+import re
+
+import segno
+
+# The fragment of a page link: `/t/{table}#i:CODE` claims a seat, `#h:SECRET` is the host's.
+INVITE_PREFIX = "i:"
+HOST_PREFIX = "h:"
+ORIGIN = re.compile(
+    r"https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?"
+)
+
+
+def invite_code(host_secret: str, table: str, seat: int, token_sha256: str) -> str:
+    message = f"{table}:{seat}:{token_sha256}".encode()
+    digest = hmac.new(host_secret.encode("utf-8"), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
+
+
+def invite_link(table: str, code: str) -> str:
+    return f"/t/{table}#{INVITE_PREFIX}{code}"
+
+
+def check_origin(origin: object) -> str | None:
+    """The page's origin (scheme, host, port) if it is one, for absolute links; else None."""
+    if isinstance(origin, str) and len(origin) <= 200 and ORIGIN.fullmatch(origin):
+        return origin
+    return None
+
+
+def qr_svg(text: str) -> str:
+    """`text` as a QR code, an inline SVG element (segno; no script, no external reference)."""
+    out = io.BytesIO()
+    qr = segno.make(text, error="m")
+    qr.save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False)
+    return out.getvalue().decode("ascii")

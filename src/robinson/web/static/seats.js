@@ -1,0 +1,245 @@
+// Seats that stay yours (docs/protocol.md "Seats"): claiming an invite, the host's Invite panel
+// with links and QR codes, presence dots, the clock's countdown, handing a seat to a bot (with
+// confirmation) and taking it back, and a seat's own link for another device.
+// table.js calls takeFragment() before it reads its tokens, decorateSeats() after each render.
+import { t, texts } from "./texts.js";
+
+const $ = (id) => document.getElementById(id);
+function make(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+const TOKENS = (table) => `robinson.tokens.${table}`;  // the key table.js keeps tokens under
+const HOST = (table) => `robinson.host.${table}`;
+const seats = { table: null, host: null, claimed: null, skew: 0, clock: null, ticker: null,
+  confirming: null, device: {} };
+
+(function styles() {  // this module's own styles, so it hooks into the page with no markup
+  if (!document.querySelector("link[href='/static/seats.css']")) {
+    document.head.append(make("link", null, { rel: "stylesheet", href: "/static/seats.css" }));
+  }
+})();
+
+async function post(path, body) {
+  const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) { const e = new Error(data.error ? data.error.message : r.statusText); e.code = data.error?.code; throw e; }
+  return data;
+}
+
+export function hostSecret(table) { return localStorage.getItem(HOST(table)); }
+export function rememberHost(table, host) { localStorage.setItem(HOST(table), host); }
+
+// The address's fragment: `i:CODE` claims a seat (the server gives this browser the seat's
+// secret), `h:SECRET` is the host's; other items are seat secrets, left for table.js.
+export async function takeFragment(table) {
+  seats.table = table;
+  const items = decodeURIComponent(location.hash.slice(1)).split(",").filter(Boolean);
+  const rest = [];
+  let problem = null;
+  for (const item of items) {
+    if (item.startsWith("h:")) rememberHost(table, item.slice(2));
+    else if (item.startsWith("i:")) {
+      try {
+        const got = await post(`/api/tables/${table}/claim`, { invite: item.slice(2) });
+        const known = new Set(JSON.parse(localStorage.getItem(TOKENS(table)) || "[]"));
+        known.add(got.token);
+        localStorage.setItem(TOKENS(table), JSON.stringify([...known]));
+      } catch (e) { problem = e.code === "seat_taken" ? t("web.seat_taken") : e.message; }
+    } else rest.push(item);
+  }
+  if (items.length !== rest.length) {
+    history.replaceState(null, "", location.pathname + (rest.length ? `#${rest.join(",")}` : ""));
+  }
+  seats.host = hostSecret(table);
+  if (problem) {  // stays in sight (the connection's messages clear #error)
+    $("table").prepend(make("p", problem, { id: "seat-notice", role: "alert" }));
+  }
+  return problem;
+}
+
+// ---------------------------------------------------------------------------- the host's panel
+function copyButton(input) {
+  const b = make("button", t("web.copy"), { type: "button", class: "copy" });
+  b.onclick = async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand("copy"); }
+    b.textContent = t("web.copied");
+    setTimeout(() => { b.textContent = t("web.copy"); }, 1500);
+  };
+  return b;
+}
+
+function svgNode(markup) {  // the server's QR code (segno): parsed as SVG, never as HTML
+  const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+  const svg = document.importNode(doc.documentElement, true);
+  svg.setAttribute("role", "img");
+  return svg;
+}
+
+function linkRow(label, path, qr, attrs) {
+  const row = make("div", null, { class: "invite", ...attrs });
+  const input = make("input", null, { readonly: "", "aria-label": label });
+  input.value = location.origin + path;
+  row.append(make("label", label), input, copyButton(input));
+  if (qr) {
+    const box = make("details", null, { class: "qr" });
+    const code = svgNode(qr);
+    code.setAttribute("aria-label", t("web.qr_for", { name: label }));
+    box.append(make("summary", t("web.qr")), code);
+    row.append(box);
+  }
+  return row;
+}
+
+// The host's Invite panel: each unclaimed seat's link, Copy and QR; the spectator link; a new
+// invite for a claimed seat that is absent or out of time. Shown on the table page and right
+// after creating a table (also when coming Back to it: the links come from the server).
+export async function renderInvites(box, table, host, game = null, skip = []) {
+  let data;
+  try { data = await post(`/api/tables/${table}/invites`, { host, origin: location.origin }); } catch { box.hidden = true; return; }
+  box.hidden = false;
+  box.replaceChildren(make("h2", t("web.invites")));
+  // Not the seats this browser plays itself (the host's own, or all of them in hot-seat).
+  for (const s of data.seats.filter((x) => (x.kind === "human" || x.link) && !skip.includes(x.seat))) {
+    if (s.link) box.append(linkRow(t("web.invite_for", { name: s.name }), s.link, s.qr, { "data-invite": s.seat }));
+    else {
+      const row = make("div", t("web.seat_claimed", { name: s.name }), { class: "invite claimed", "data-claimed": s.seat });
+      const player = game && game.players[s.seat];
+      if (player && !player.present && (player.absent || player.timeouts > 0)) {
+        const b = make("button", t("web.reinvite", { name: s.name }), { type: "button", "data-reinvite": s.seat });
+        b.onclick = async () => {
+          try { await post(`/api/tables/${table}/seats/${s.seat}/invite`, { host, origin: location.origin }); } catch (e) { showProblem(e.message); }
+          renderInvites(box, table, host, game, skip);
+        };
+        row.append(" ", b);
+      }
+      box.append(row);
+    }
+  }
+  box.append(linkRow(t("web.spectator_link"), data.spectator, data.spectator_qr, { "data-spectator": "" }));
+}
+
+function showProblem(message) { const e = $("error"); if (e) e.textContent = message || ""; }
+
+function invitePanel(game, you) {
+  if (!seats.host) return;
+  let box = $("invites");
+  if (!box) {
+    box = make("section", null, { id: "invites", class: "invites" });
+    ($("side-panels") || $("side")).append(box);
+  }
+  // Ask the server again only when what the panel shows can have changed.
+  const key = JSON.stringify([texts.lang, you, game.players.map((p) => [p.claimed, p.present, p.absent, p.timeouts > 0])]);
+  if (key === seats.claimed) return;
+  seats.claimed = key;
+  renderInvites(box, seats.table, seats.host, game, you);
+}
+
+// ------------------------------------------------------------------------- the seats, per player
+// ctx: {you: [seats held], seatTokens: {seat: token}, send(msg)}
+export function decorateSeats(game, ctx) {
+  seats.clock = game.clock;
+  if (game.clock) seats.skew = Date.parse(game.clock.now) - Date.now();
+  const mine = ctx.you.filter((s) => ctx.seatTokens[s]);
+  const held = mine.find((s) => game.players[s].kind === "human") ?? mine[0];
+  for (const p of game.players) {
+    const li = document.querySelector(`#players [data-player="${p.seat}"]`);
+    if (!li) continue;
+    const dot = make("span", null, { class: "presence", "data-present": p.present,
+      title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
+    const name = li.querySelector(".name");  // the dot goes right before the name
+    if (name) name.before(dot, " "); else li.prepend(dot);
+    if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
+    if (game.over) continue;
+    if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
+    else if (p.kind === "human" && held !== undefined && (p.absent || p.timeouts > 0)) {
+      handButton(li, p, () => ctx.send({ type: "bot", seat: p.seat, bot: "heuristic", token: ctx.seatTokens[held] }));
+    }
+  }
+  invitePanel(game, ctx.you);
+  tick();
+  if (!seats.ticker) seats.ticker = setInterval(tick, 250);
+}
+
+function handButton(li, p, go) {
+  const label = t("web.hand_seat", { name: p.name });
+  if (seats.confirming === p.seat) {  // asked once: confirm or cancel, naming the seat again
+    const box = make("span", null, { class: "confirm", role: "group" });
+    const yes = make("button", t("web.hand_seat_confirm", { name: p.name }), { type: "button", "data-confirm-bot": p.seat });
+    const no = make("button", t("web.cancel"), { type: "button" });
+    yes.onclick = () => { seats.confirming = null; go(); };
+    no.onclick = () => { seats.confirming = null; box.replaceWith(handButton(li, p, go)); };
+    box.append(yes, " ", no);
+    li.append(box);
+    yes.focus();
+    return box;
+  }
+  const b = make("button", label, { type: "button", "data-hand-bot": p.seat });
+  b.onclick = () => { seats.confirming = p.seat; b.replaceWith(handButton(li, p, go)); };
+  li.append(b);
+  return b;
+}
+
+function ownButtons(li, p, ctx) {
+  const token = ctx.seatTokens[p.seat];
+  if (p.kind === "bot") {
+    const b = make("button", t("web.take_back"), { type: "button", "data-take-back": p.seat });
+    b.onclick = () => ctx.send({ type: "take_back", seat: p.seat, token });
+    li.append(b);
+  } else {
+    // Hot-seat (several seats here): the button names the seat; else "for me".
+    const label = ctx.you.length > 1 ? t("web.hand_seat", { name: p.name }) : t("web.hand_mine");
+    const b = make("button", label, { type: "button", "data-hand-mine": p.seat });
+    b.onclick = () => ctx.send({ type: "bot", seat: p.seat, bot: "heuristic", token });
+    li.append(b);
+  }
+  const other = make("details", null, { class: "device" });
+  const summary = make("summary", t("web.other_device"));
+  other.append(summary);
+  other.ontoggle = async () => {
+    if (!other.open || other.querySelector(".invite")) return;
+    try {
+      const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/device`, { token, origin: location.origin });
+      other.append(make("p", t("web.other_device_note"), { class: "note" }),
+        linkRow(t("web.own_link", { name: p.name }), got.link, got.qr, { "data-device": p.seat }));
+    } catch (e) { showProblem(e.message); }
+  };
+  li.append(other);
+}
+
+// The countdown of the seat to move: the server's deadline, corrected by the server's clock.
+function tick() {
+  const node = document.querySelector("[data-clock]");
+  if (!node || !seats.clock) return;
+  const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - (Date.now() + seats.skew)) / 1000));
+  const d = Math.floor(left / 86400), h = Math.floor(left / 3600) % 24, m = Math.floor(left / 60) % 60, s = left % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  const text = d ? `${d}:${two(h)}:${two(m)}:${two(s)}` : h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+  node.textContent = text;
+  node.dataset.left = left;
+  node.setAttribute("aria-label", t("web.time_left", { time: text }));
+}
+
+// ---------------------------------------------------------------------------- the home page
+// The clock of a new table: a choice in the creation form (labels follow the language through
+// data-ui, like the rest of the page), read by clockSeconds() when the table is made.
+const CLOCKS = [["", "web.clock_none"], ["30", "web.clock_30s"], ["120", "web.clock_2m"],
+  ["3600", "web.clock_1h"], ["86400", "web.clock_1d"], ["604800", "web.clock_1w"]];
+
+export function clockChoice() {
+  const label = make("label", null, { class: "clock-choice" });
+  const select = make("select", null, { name: "move_seconds" });
+  for (const [value, key] of CLOCKS) select.append(make("option", t(key), { value, "data-ui": key }));
+  label.append(make("span", t("web.clock"), { "data-ui": "web.clock" }), " ", select);
+  return label;
+}
+
+export function clockSeconds() {
+  const value = document.querySelector("[name=move_seconds]")?.value;
+  return value ? Number(value) : null;
+}

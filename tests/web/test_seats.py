@@ -1,0 +1,240 @@
+"""Seats that stay yours (issue 8), against a real server: who may hand a seat to a bot, one-time
+invites, the host's invites, presence, and the clock that moves for the absent."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from tests.web.conftest import forward
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
+
+    from tests.web.conftest import Server
+
+AWAY = 2  # the test server's --absent-after (the default is 60)
+
+
+def _error(r: httpx.Response) -> str:
+    code: str = r.json()["error"]["code"]
+    assert r.json()["error"]["message"]
+    return code
+
+
+def _hello(srv: Server, ws: ClientConnection, tokens: list[str]) -> dict[str, Any]:
+    ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": tokens}))
+    return srv.receive(ws, "snapshot")
+
+
+def _game(srv: Server, table: str) -> dict[str, Any]:
+    game: dict[str, Any] = srv.get(f"/api/tables/{table}").json()["game"]
+    return game
+
+
+def _until(check: Callable[[], Any], what: str, seconds: float = 60) -> Any:
+    """Poll `check` until it gives something true (bounded: a test never hangs)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def _state_with(srv: Server, ws: ClientConnection, text: str) -> dict[str, Any]:
+    """The next `state` message whose narration has a line containing `text`."""
+    while True:
+        msg = srv.receive(ws, "state", timeout=30)
+        if any(text in line for line in msg["narration"]):
+            return msg
+
+
+def test_a_present_players_seat_is_refused_to_others_until_he_is_away_then_he_takes_it_back(
+    fresh_server: Any,
+) -> None:
+    srv = fresh_server(options=("--absent-after", str(AWAY)))
+    srv.start()
+    t = srv.create([{"name": "Anna"}, {"name": "Bruno"}])
+    anna, bruno = t["seats"][0]["token"], t["seats"][1]["token"]
+    hand = f"/api/tables/{t['table']}/seats/0/bot"
+    with srv.ws(t["table"]) as watcher:
+        _hello(srv, watcher, [bruno])
+        with srv.ws(t["table"]) as anna_ws:
+            snap = _hello(srv, anna_ws, [anna])
+            assert snap["game"]["to_move"] == 0  # Anna's turn, and she is connected
+            assert _game(srv, t["table"])["players"][0]["present"] is True
+            r = srv.post(hand, {"token": bruno, "bot": "eager"})
+            assert (r.status_code, _error(r)) == (409, "seat_present")
+        # Anna's page is closed: the others see it at once, but must wait AWAY seconds
+        left = srv.receive(watcher, "state")
+        while left["state"]["players"][0]["present"]:  # a state sent before she left
+            left = srv.receive(watcher, "state")
+        assert left["state"]["players"][0]["away_since"].endswith("Z")
+        _until(
+            lambda: srv.post(hand, {"token": bruno, "bot": "eager"}).status_code == 200,
+            "Bruno may hand Anna's seat to a bot",
+        )
+        handed = _state_with(srv, watcher, "Bruno let a bot play for Anna, away for")
+        assert handed["state"]["players"][0]["kind"] == "bot"
+        assert _game(srv, t["table"])["players"][0]["kind"] == "bot"
+        # Anna comes back and takes her seat back; the log says who did what
+        r = srv.post(f"/api/tables/{t['table']}/seats/0/human", {"token": anna})
+        assert r.status_code == 200
+        back = _state_with(srv, watcher, "Anna took their seat back from the bot.")
+        assert back["state"]["players"][0]["kind"] == "human"
+        log = _hello(srv, watcher, [bruno])["log"]
+        assert any(line.startswith("Bruno let a bot play for Anna, away for") for line in log)
+        assert "Anna took their seat back from the bot." in log
+    # the owner may always: Bruno hands his own seat to a bot while connected
+    with srv.ws(t["table"]) as ws:
+        _hello(srv, ws, [bruno])
+        r = srv.post(f"/api/tables/{t['table']}/seats/1/bot", {"token": bruno, "bot": "eager"})
+        assert r.status_code == 200
+        _state_with(srv, ws, "Bruno let a bot play for them.")
+
+
+def test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat(
+    fresh_server: Any,
+) -> None:
+    srv = fresh_server(options=("--absent-after", str(AWAY)))
+    srv.start()
+    t = srv.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cy", "kind": "bot", "bot": "eager"}]
+    )
+    table, host = t["table"], t["host"]
+    invite = t["seats"][1]["invite"]
+    assert invite.startswith(f"/t/{table}#i:") and t["seats"][2]["invite"] is None
+    code = invite.split("#i:")[1]
+    r = srv.post(f"/api/tables/{table}/claim", {"invite": code})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    token = r.json()["token"]
+    # the link stops working for anyone else, and the creator's copy of the secret too
+    r = srv.post(f"/api/tables/{table}/claim", {"invite": code})
+    assert (r.status_code, _error(r)) == (409, "seat_taken")
+    r = srv.post(f"/api/tables/{table}/whoami", {"token": t["seats"][1]["token"]})
+    assert _error(r) == "bad_token"
+    assert srv.post(f"/api/tables/{table}/whoami", {"token": token}).json() == {"seat": 1}
+    # the host's panel: the unclaimed seat's link and QR code, the spectator link
+    r = srv.post(f"/api/tables/{table}/invites", {"host": "x" * 32})
+    assert _error(r) == "bad_token"
+    r = srv.post(f"/api/tables/{table}/invites", {"host": host, "origin": "http://example.org"})
+    panel = r.json()
+    seats = {s["seat"]: s for s in panel["seats"]}
+    assert seats[0]["link"] == t["seats"][0]["invite"] and not seats[0]["claimed"]
+    assert seats[1]["claimed"] and seats[1]["link"] is None
+    assert seats[0]["qr"].startswith("<svg") and "script" not in seats[0]["qr"]
+    assert panel["spectator"] == f"/t/{table}"
+    # a re-invite while Bruno is there is refused; once he is away, his secret stops working
+    reinvite = f"/api/tables/{table}/seats/1/invite"
+    with srv.ws(table) as ws:
+        assert _hello(srv, ws, [token])["you"] == [1]
+        r = srv.post(reinvite, {"host": host})
+        assert (r.status_code, _error(r)) == (409, "seat_present")
+    fresh = _until(
+        lambda: (r := srv.post(reinvite, {"host": host})).status_code == 200 and r,
+        "the host may re-invite Bruno's seat",
+    )
+    assert fresh.status_code == 200
+    r = srv.post(f"/api/tables/{table}/whoami", {"token": token})
+    assert _error(r) == "bad_token"
+    new_code = fresh.json()["link"].split("#i:")[1]
+    r = srv.post(f"/api/tables/{table}/claim", {"invite": new_code})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    log = srv.ws(table)
+    with log:
+        lines = _hello(srv, log, [])["log"]
+    assert "Bruno took their seat at the table." in lines
+    assert "The host sent a new invitation for the seat of Bruno." in lines
+
+
+def test_a_seat_gets_its_own_link_for_another_device(server: Server) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    table, anna = t["table"], t["seats"][0]["token"]
+    r = server.post(f"/api/tables/{table}/seats/0/device", {"token": anna})
+    assert r.status_code == 200 and r.json()["link"] == f"/t/{table}#{anna}"
+    r = server.post(f"/api/tables/{table}/seats/1/device", {"token": anna})
+    assert _error(r) == "bad_token"
+
+
+def test_the_clock_option_is_checked(server: Server) -> None:
+    seats = [{"name": "A"}, {"name": "B"}]
+    for bad in (4, 604801, "5", 5.5):
+        r = server.post("/api/tables", {"seats": seats, "move_seconds": bad})
+        assert r.status_code == 400, bad
+        assert "move_seconds" in r.json()["error"]["message"]
+    t = server.create(seats)
+    assert _game(server, t["table"])["clock"] is None
+
+
+def test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart(
+    fresh_server: Any,
+) -> None:
+    srv = fresh_server()
+    srv.start()
+    t = srv.create([{"name": "Anna"}, {"name": "Bruno"}], move_seconds=5)
+    table, anna = t["table"], t["seats"][0]["token"]
+    game = _game(srv, table)
+    assert game["move_seconds"] == 5 and game["clock"]["seat"] == 0
+    assert game["clock"]["deadline"].endswith("Z")
+    # the first timeout: the server moves for Anna, and says so
+    with srv.ws(table) as ws:
+        _hello(srv, ws, [])
+        update = srv.receive(ws, "update", timeout=30)
+        assert update["seat"] == 0
+        assert update["notes"] == ["Time ran out for Anna: a bot made the move."]
+    # a late click after the timeout move is stale
+    r = srv.post(f"/api/games/{t['game']}/actions", {"token": anna, "version": 0, "move": "roll"})
+    assert (r.status_code, _error(r)) == (409, "stale_version")
+    before = _game(srv, table)
+    srv.kill()
+    srv.start()
+    # the deadline was stored with the game: the move due while the server was down (or soon
+    # after) is made by the new process, narrated as a timeout of that seat
+    _until(lambda: _game(srv, table)["version"] > before["version"], "a timeout after restart")
+    waiting = before["players"][before["clock"]["seat"]]["name"]
+    with srv.ws(table) as ws:
+        log = _hello(srv, ws, [])["log"]
+    assert log.count(f"Time ran out for {waiting}: a bot made the move.") >= 1 + (waiting == "Anna")
+    # from now on Bruno plays his turns; Anna still never acts: after three timeouts in a row
+    # her seat is played by a bot
+    bruno = t["seats"][1]["token"]
+
+    def anna_handed() -> dict[str, Any] | None:
+        game = _game(srv, table)
+        if game["players"][0]["kind"] == "bot":
+            return game
+        if game["to_move"] == 1:
+            move = forward(game["legal"])
+            body = {"token": bruno, "version": game["version"], "move": move}
+            srv.post(f"/api/games/{game['id']}/actions", body)
+        return None
+
+    game = _until(anna_handed, "Anna's seat handed to a bot after three timeouts", seconds=120)
+    assert not game["over"]
+    assert game["players"][0]["timeouts"] == 3 and game["players"][0]["bot"] == "eager"
+    with srv.ws(table) as ws:
+        log = _hello(srv, ws, [])["log"]
+    assert log.count("Time ran out for Anna: a bot made the move.") == 3
+    assert any(line.startswith("Time ran out for Bruno") for line in log)
+    assert (
+        "Anna ran out of time 3 times in a row: a bot plays for them until they come back." in log
+    )
+    # the bot plays Anna's turns at once, so Bruno's seat is the one that waits
+    _until(lambda: _game(srv, table)["version"] > game["version"], "the game goes on")
+    # Anna acts again: her seat is hers (her click itself may be late: the bot was quick)
+    game = _game(srv, table)
+    r = srv.post(
+        f"/api/games/{t['game']}/actions",
+        {"token": anna, "version": game["version"], "move": "roll"},
+    )
+    assert r.status_code == 200 or _error(r) in ("not_your_turn", "stale_version")
+    game = _game(srv, table)
+    assert game["players"][0]["kind"] == "human" and game["players"][0]["timeouts"] == 0
+    with srv.ws(table) as ws:
+        assert "Anna is back and plays again." in _hello(srv, ws, [])["log"]
