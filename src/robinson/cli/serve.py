@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -30,6 +31,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help="pause before each bot move, so people can follow (default 0.8)",
     )
+    p.add_argument(
+        "--expire-days",
+        type=float,
+        default=30,
+        metavar="DAYS",
+        help="close unfinished tables with no move for this long, keeping their records "
+        "(default 30; 0: never)",
+    )
+    from robinson.web.ratelimit import KINDS, Rates
+
+    for kind, counted in KINDS.items():
+        p.add_argument(
+            f"--rate-{kind}",
+            default=getattr(Rates, kind),
+            metavar="N/PERIOD",
+            help=f"most {counted} per client address, e.g. 10/minute (default "
+            f"{getattr(Rates, kind)}); over it: 429 rate_limited with Retry-After",
+        )
     p.set_defaults(run=run)
 
 
@@ -49,6 +68,18 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("robinson serve: --bot-delay must be 0 or more seconds")
         return 2
+    from robinson.web.ratelimit import KINDS, Rates, check_rate
+
+    try:
+        rates = Rates(**{kind: getattr(args, f"rate_{kind}") for kind in KINDS})
+        for kind in KINDS:
+            check_rate(getattr(rates, kind))
+    except ValueError as e:
+        print(f"robinson serve: {e}", file=sys.stderr)
+        return 2
+    if args.expire_days < 0:
+        print("robinson serve: --expire-days must be 0 (never) or more days", file=sys.stderr)
+        return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
     try:
         # Open the store once before serving, so a bad URL or a database that does not answer
@@ -59,7 +90,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
     store.close()
-    app = create_app(url, bot_delay=args.bot_delay)
+    # The server's own notes (start-up, closed tables, solves) on stderr; uvicorn's stay quiet.
+    notes = logging.getLogger("robinson")
+    notes.setLevel(logging.INFO)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    notes.addHandler(handler)
+    app = create_app(url, bot_delay=args.bot_delay, rates=rates, expire_days=args.expire_days)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)})", flush=True)
     uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)

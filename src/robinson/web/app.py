@@ -5,16 +5,17 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException
 
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_MESSAGE
+from robinson.web.guard import Guard
+from robinson.web.ratelimit import Limiter, Rates
 from robinson.web.routes import games, meta, pages, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
@@ -22,11 +23,16 @@ from robinson.web.store import Store
 log = logging.getLogger("robinson.web")
 
 
-def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
+def create_app(
+    database_url: str,
+    bot_delay: float = 0.8,
+    rates: Rates | None = None,
+    expire_days: float = 30,
+) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        service = GameService(store, bot_delay)
+        service = GameService(store, bot_delay, expire_days)
         app.state.service = service
         await service.start()
         try:
@@ -40,23 +46,31 @@ def create_app(database_url: str, bot_delay: float = 0.8) -> FastAPI:
         summary="Online tables for the Robinson Crusoe dice race game (see docs/protocol.md).",
         version="1",
         lifespan=lifespan,
+        # The interactive pages load scripts from elsewhere and run inline ones, which the
+        # Content-Security-Policy forbids; /openapi.json is the schema for any OpenAPI viewer.
+        docs_url=None,
+        redoc_url=None,
     )
+    app.state.limiter = Limiter(rates or Rates())
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
-    app.middleware("http")(limit_body)
+    app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, internal_error)
+    app.add_middleware(Guard)
     for module in (meta, tables, games, socket, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 
 
-def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(code: str, message: str, status: int, **headers: str) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers or None)
 
 
 async def service_error(_: Request, e: ServiceError) -> JSONResponse:
-    return _error(e.code, e.message, e.status)
+    return _error(e.code, e.message, e.status, **e.headers)
 
 
 async def storage_error(_: Request, e: DBAPIError) -> JSONResponse:
@@ -70,9 +84,19 @@ async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
     return _error("malformed", f"{where}: {first['msg']}", 400)
 
 
-async def limit_body(request: Request, call_next: Any) -> Response:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-        return _error("too_large", f"a request body is at most {MAX_MESSAGE} bytes", 413)
-    response: Response = await call_next(request)
-    return response
+# Starlette's and FastAPI's own refusals, in the protocol's envelope.
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+async def http_error(request: Request, e: HTTPException) -> JSONResponse:
+    code = HTTP_CODES.get(e.status_code, "bad_request")
+    message = {
+        "not_found": f"there is nothing at {request.url.path}",
+        "method_not_allowed": f"{request.method} is not allowed on {request.url.path}",
+    }.get(code, str(e.detail))
+    return _error(code, message, e.status_code, **(e.headers or {}))
+
+
+async def internal_error(_: Request, e: Exception) -> JSONResponse:
+    log.error("unexpected error", exc_info=e)
+    return _error("internal", "the server failed; this is a bug of ours", 500)

@@ -11,6 +11,8 @@ MAX_SEATS = MAX_PLAYERS
 MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages are < 1 KB
 MIN_TOKEN, MAX_TOKEN = 8, 200  # characters of a seat token worth hashing (ours are 32)
 MAX_TOKENS = MAX_SEATS  # tokens one browser may present (hot-seat: every seat of a table)
+MAX_DEPTH = 16  # levels of JSON nesting (our deepest message has 3)
+MAX_NUMBER = 20  # characters of one JSON number (a 64-bit integer has at most 20)
 
 
 def as_json() -> dict[str, int]:

@@ -106,11 +106,14 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    closed: int | None = None  # when it was closed unfinished (store: tables.closed)
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
 
     @classmethod
     def from_rows(cls, table: TableRow, game: GameRow) -> LiveTable:
-        return cls(table.id, table.language, table.seats, LiveGame.from_row(game))
+        return cls(
+            table.id, table.language, table.seats, LiveGame.from_row(game), closed=table.closed
+        )
 
     @property
     def names(self) -> list[str]:
@@ -134,7 +137,12 @@ class LiveTable:
 
     def to_move_is_bot(self) -> bool:
         st = self.game.state
-        return not st.over and st.to_move is not None and self.seats[st.to_move].kind == "bot"
+        return (
+            self.closed is None
+            and not st.over
+            and st.to_move is not None
+            and self.seats[st.to_move].kind == "bot"
+        )
 
     # -- views ---------------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +35,9 @@ from robinson.engine import (
     new_game,
     to_text,
 )
-from robinson.web import dice, texts
+from robinson.web import dice, names, texts
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS
+from robinson.web.limits import MAX_SEATS, MIN_SEATS
 from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
 from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
@@ -46,6 +45,7 @@ log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
+SWEEP_SECONDS = 3600  # how often abandoned tables are looked for
 
 
 def _new_id() -> str:
@@ -60,22 +60,55 @@ class SeatSpec:
 
 
 class GameService:
-    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.8, expire_days: float = 30) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.expire_days = expire_days  # 0: tables are never closed
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every unfinished game whose next move is a bot's (after a restart)."""
-        for table_id in await asyncio.to_thread(self.store.tables_with_unfinished_games):
-            table = await self.table(table_id)
-            self._wake_bots(table)
+        """Close abandoned tables, then resume the games whose next move is a bot's. No other
+        table is loaded: each loads when first asked for, so start-up does not grow with them."""
+        if self.expire_days > 0:
+            await self.close_idle_tables()
+            self._sweeper = asyncio.create_task(self._sweep())
+        resume = await asyncio.to_thread(self.store.tables_to_resume)
+        for table_id in resume:
+            self._wake_bots(await self.table(table_id))
+        log.info(
+            "started: %d tables with a bot to move loaded, others load when asked", len(resume)
+        )
+
+    async def close_idle_tables(self) -> list[str]:
+        now = int(time.time())
+        before = now - int(self.expire_days * 86400)
+        closed = await asyncio.to_thread(self.store.close_idle, before, now)
+        for table_id in closed:
+            table = self._tables.get(table_id)
+            if table is not None:
+                table.closed = now
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+        if closed:
+            log.info("closed %d tables with no move for %g days", len(closed), self.expire_days)
+        return closed
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.close_idle_tables()
+            except DBAPIError as e:  # the database is away: try at the next sweep
+                log.warning("closing idle tables failed: %s", e.orig)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
@@ -106,17 +139,7 @@ class GameService:
             raise ServiceError("bad_request", str(e)) from None
         rows, tokens = [], []
         for i, spec in enumerate(seats):
-            name = " ".join(spec.name.split())
-            if not 1 <= len(name) <= MAX_NAME:
-                raise ServiceError(
-                    "bad_request", f"seat {i}: a name has 1 to {MAX_NAME} characters"
-                )
-            if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-                # Control characters (NUL above all: PostgreSQL text cannot hold it) and lone
-                # surrogates (not encodable as UTF-8) would fail in the store, not here.
-                raise ServiceError(
-                    "bad_request", f"seat {i}: a name has no control characters or lone surrogates"
-                )
+            name = names.clean(i, spec.name)
             if spec.kind not in ("human", "bot"):
                 raise ServiceError("bad_request", f"seat {i}: kind is 'human' or 'bot'")
             bot = spec.bot if spec.kind == "bot" else None
@@ -127,6 +150,7 @@ class GameService:
             token = secrets.token_urlsafe(24)
             tokens.append(token)
             rows.append(SeatRow(i, name, spec.kind, bot, token_hash(token)))
+        names.check_distinct([r.name for r in rows])
         table_row = TableRow(_new_id(), language, int(time.time()), None, rows)
         game_row = self._new_game_row(table_row.id, 1, rules, [s.name for s in rows], first)
         summary = to_text(new_game(len(rows), rules, first))
@@ -202,6 +226,12 @@ class GameService:
         seat = table.seat_of(token)
         if seat is None:
             raise ServiceError("bad_token", "that token is not a seat at this table")
+        if table.closed is not None:  # every change goes through here: none on a closed table
+            raise ServiceError(
+                "table_closed",
+                f"this table was closed after {self.expire_days:g} days without a move; "
+                "its games and records stay",
+            )
         return seat
 
     # -- the pipeline --------------------------------------------------------------------------
@@ -263,6 +293,7 @@ class GameService:
                 seat,
                 to_text(state),
                 state.over,
+                state.to_move,
             )
         except DBAPIError as e:
             # Not accepted: nobody is told of it. Should the commit have landed after all, the

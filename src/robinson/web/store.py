@@ -29,9 +29,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -52,6 +54,7 @@ tables = Table(
     Column("language", String(8), nullable=False),
     Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
     Column("current_game", String(32), nullable=True),
+    Column("closed", BigInteger, nullable=True),  # Unix seconds it was closed unfinished
 )
 
 seats = Table(
@@ -81,6 +84,8 @@ games = Table(
     Column("version", Integer, nullable=False),  # number of actions in the log
     Column("over", Integer, nullable=False),
     Column("summary", Text, nullable=False),
+    Column("to_move", Integer, nullable=True),  # null: over (or stored before revision 0002)
+    Column("moved", BigInteger, nullable=True),  # Unix seconds of the last move (or creation)
 )
 
 actions = Table(
@@ -139,6 +144,7 @@ class TableRow:
     created: int
     current_game: str | None
     seats: list[SeatRow]
+    closed: int | None = None
 
 
 def default_url() -> str:
@@ -277,6 +283,8 @@ class Store:
                 version=0,
                 over=0,
                 summary=summary,
+                to_move=game.first,
+                moved=game.created,
             )
         )
         conn.execute(
@@ -291,8 +299,10 @@ class Store:
         seat: int | None,
         summary: str,
         over: bool,
+        to_move: int | None = None,
     ) -> None:
         """Write step `seq` of a game. Raises `Conflict` if that step exists already."""
+        now = int(time.time())
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -301,13 +311,19 @@ class Store:
                         seq=seq,
                         action=json.dumps(action),
                         seat=seat,
-                        created=int(time.time()),
+                        created=now,
                     )
                 )
                 conn.execute(
                     update(games)
                     .where(games.c.id == game_id)
-                    .values(version=seq + 1, over=int(over), summary=summary)
+                    .values(
+                        version=seq + 1,
+                        over=int(over),
+                        summary=summary,
+                        to_move=None if over else to_move,
+                        moved=now,
+                    )
                 )
         except IntegrityError as e:
             if not _is_duplicate(e):
@@ -338,6 +354,7 @@ class Store:
             created=row.created,
             current_game=row.current_game,
             seats=[SeatRow(s.seat, s.name, s.kind, s.bot, s.token_sha256) for s in seat_rows],
+            closed=row.closed,
         )
 
     def load_game(self, game_id: str) -> GameRow | None:
@@ -374,6 +391,48 @@ class Store:
                 .where(games.c.over == 0)
             ).all()
         return [r.id for r in rows]
+
+    def tables_to_resume(self) -> list[str]:
+        """The open tables whose current game waits for a bot: all the server must load on start
+        (the others load when first asked for). A game stored before revision 0002 has no
+        `to_move`: its table is resumed if it has a bot seat at all."""
+        bot_seat = select(seats.c.seat).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == "bot"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id)
+                .join(games, games.c.id == tables.c.current_game)
+                .where(
+                    games.c.over == 0,
+                    tables.c.closed.is_(None),
+                    or_(
+                        and_(games.c.to_move.is_(None), bot_seat.exists()),
+                        bot_seat.where(seats.c.seat == games.c.to_move).exists(),
+                    ),
+                )
+            ).all()
+        return [r.id for r in rows]
+
+    def close_idle(self, before: int, now: int) -> list[str]:
+        """Close the open tables whose unfinished game has had no move since `before`; returns
+        their ids. Their games and logs stay; only `tables.closed` is set."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(tables.c.id)
+                    .join(games, games.c.id == tables.c.current_game)
+                    .where(games.c.over == 0, tables.c.closed.is_(None), games.c.moved < before)
+                ).all()
+            ]
+            for start in range(0, len(ids), 500):  # bounded IN lists
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(ids[start : start + 500]))
+                    .values(closed=now)
+                )
+        return ids
 
     def games_of_table(self, table_id: str) -> list[tuple[str, int, bool]]:
         with self.engine.connect() as conn:
