@@ -102,7 +102,7 @@ def test_scripted_human_game_with_a_bad_answer_reprompted(
     assert code == 0, out
     assert "Bruno is the youngest and starts as the cashier." in out
     assert "Please answer 1/2." in out
-    assert "Anna, press Enter to roll (q to quit): " in out
+    assert "Anna, press Enter to roll (h = help, q = quit): " in out
     record = json.loads(save.read_text(encoding="utf-8"))
     assert record["first"] == 1 and record["actions"] == actions
 
@@ -165,12 +165,15 @@ def _namespace(**overrides: object) -> argparse.Namespace:
         lang=None,
         seed=3,
         save=None,
+        pace=0.0,
     )
     return argparse.Namespace(**{**base, **overrides})
 
 
 def test_interactive_setup_asks_and_reasks(capsys: pytest.CaptureFixture[str]) -> None:
-    answers = iter(["de", "ca", "Anna", "Anna:human:8,Bruno:random:9", "", ""])
+    # language (bad, then Catalan), name (empty, then Anna), age, other players (bad, then two),
+    # edition (Enter: the edition of the language)
+    answers = iter(["de", "ca", "", "Anna", "8", "Bruno", "Bruno:random:9,Cila:robot", ""])
     questions: list[str] = []
 
     def ask(question: str) -> str:
@@ -180,9 +183,13 @@ def test_interactive_setup_asks_and_reasks(capsys: pytest.CaptureFixture[str]) -
     game = setup(_namespace(), True, ask)
     assert game.t.lang == "ca"
     assert game.record.ruleset.edition == "ca"  # the edition of the language by default
-    assert game.names == ("Anna", "Bruno") and game.record.first == 0
-    assert len(questions) == 5 and questions[2] == questions[3]  # the bad players re-asked
-    assert "No ho entenc" in capsys.readouterr().out
+    assert game.names == ("Anna", "Bruno", "Cila") and game.record.first == 0
+    assert [s.kind for s in game.seats] == ["human", "random", "heuristic"]
+    assert len(questions) == 8
+    assert questions[2] == questions[3] == "El teu nom: "  # the empty name re-asked
+    assert questions[5] == questions[6]  # the bad players re-asked
+    out = capsys.readouterr().out
+    assert "No ho entenc" in out and "Escriu un nom, si us plau." in out
 
 
 def test_interactive_setup_end_of_input_quits() -> None:

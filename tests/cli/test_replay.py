@@ -37,14 +37,14 @@ EXPECTED = {
         "Anna pays 1 token into the bank as travel money.",
     ],
     "lv": [
-        "Anna met 3.",
+        "Anna uzmet 3.",
         "Bruno izvēlas sākt no sākuma.",
         "Visi: “Nabaga Robinsons!”",
         "Anna iemaksā bankā 1 žetonu kā ceļa naudu.",
     ],
     "cs": [
         "Anna hází 3.",
-        "Bruno volí začít znovu od začátku.",
+        "Bruno se rozhodne začít znovu od začátku.",
         "Všichni: „Ubohý Robinson!“",
         "Anna platí do banku 1 žeton jako cestovné.",
     ],

@@ -7,7 +7,7 @@ import importlib
 import sys
 
 # Subcommand modules, in the order `robinson --help` lists them.
-SUBCOMMANDS = ["replay", "play", "serve", "verify", "analyze", "simulate", "report"]
+SUBCOMMANDS = ["replay", "play", "serve", "verify", "analyze", "odds", "simulate", "report"]
 
 
 def build_parser() -> argparse.ArgumentParser:

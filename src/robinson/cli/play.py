@@ -17,53 +17,75 @@ import argparse
 import os
 import random
 import sys
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import EDITIONS, MAX_PLAYERS, MIN_PLAYERS, RobinsonError, Ruleset
 from robinson.i18n import LANGUAGES, Translator, default_language, edition_for_language
-from robinson.tui.game import HUMAN, Quit, Seat, TerminalGame
+from robinson.tui.game import HUMAN, QUIT_WORDS, Quit, Seat, TerminalGame
 
 T = TypeVar("T")
 
 DEFAULT_BOTS = "Anna:heuristic,Bruno:random,Cila:heuristic"
-DEFAULT_TABLE = "Anna:human,Bruno:heuristic,Cila:random"
+DEFAULT_BOT = "heuristic"  # what the generic word "bot" ("robots", "robot") plays
+# Names offered for the other players at the question, skipping the one the human took.
+OTHER_NAMES = ("Bruno", "Cila", "Dora", "Emil")
+DEFAULT_PACE = 0.6  # seconds after each bot move, so a person can follow (terminal only)
 
 
-def parse_seat(spec: str) -> Seat:
-    """NAME:KIND[:AGE], e.g. "Anna:human:9" or "Bruno:heuristic"."""
+def parse_seat(spec: str, t: Translator) -> Seat:
+    """NAME:KIND[:AGE], e.g. "Anna:human:9", "Bruno:heuristic" or, in Latvian, "Cila:robots"."""
     parts = [p.strip() for p in spec.split(":")]
     if len(parts) not in (2, 3) or not parts[0]:
-        raise RobinsonError(f"a player is NAME:KIND[:AGE] (e.g. Anna:human:9), got {spec!r}")
-    return Seat(parts[0], _kind(parts[1]), _age(parts[2]) if len(parts) == 3 else None)
+        raise RobinsonError(t.format("cli.error.player", got=spec.strip()))
+    return Seat(parts[0], _kind(parts[1], t), _age(parts[2], t) if len(parts) == 3 else None)
 
 
-def parse_players(text: str) -> list[Seat]:
-    seats = [parse_seat(s) for s in text.split(",") if s.strip()]
-    return _check_seats(seats)
+def parse_players(text: str, t: Translator) -> list[Seat]:
+    return _check_seats([parse_seat(s, t) for s in text.split(",") if s.strip()], t)
 
 
-def _kind(kind: str) -> str:
-    if kind != HUMAN and kind not in BOT_NAMES:
-        known = ", ".join([HUMAN, *BOT_NAMES])
-        raise RobinsonError(f"unknown player kind {kind!r}: expected one of {known}")
-    return kind
+def _fold(word: str) -> str:
+    """Lower case without accents, so "clovek" is "člověk" and "Robots" is "robots"."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _age(text: str) -> int:
-    if not text.isdigit():
-        raise RobinsonError(f"an age is a whole number of years, got {text!r}")
+def _kind(kind: str, t: Translator) -> str:
+    """HUMAN or a bot name, from the words the question offers in `t`'s language (and the
+    English ones, which every language accepts)."""
+    word = _fold(kind)
+    if word in (HUMAN, _fold(t.gettext("cli.word.human"))):
+        return HUMAN
+    if word in ("bot", _fold(t.gettext("cli.word.bot"))):
+        return DEFAULT_BOT
+    if word in BOT_NAMES:
+        return word
+    known = ", ".join([t.gettext("cli.word.human"), t.gettext("cli.word.bot"), *BOT_NAMES])
+    raise RobinsonError(t.format("cli.error.kind", kind=kind, known=known))
+
+
+def _age(text: str, t: Translator) -> int:
+    if not text.strip().isdigit():
+        raise RobinsonError(t.format("cli.error.age", got=text))
     return int(text)
+
+
+def _flag_translator() -> Translator:
+    # Flags are checked while the command line is read, before --lang is known: the locale's.
+    return Translator(default_language())
 
 
 def _human_flag(spec: str) -> Seat:
     name, _, age = spec.partition(":")
+    t = _flag_translator()
     if not name.strip():
-        raise argparse.ArgumentTypeError(f"expected NAME[:AGE], got {spec!r}")
+        raise argparse.ArgumentTypeError(t.format("cli.error.player", got=spec))
     try:
-        return Seat(name.strip(), HUMAN, _age(age) if age else None)
+        return Seat(name.strip(), HUMAN, _age(age, t) if age else None)
     except RobinsonError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -71,17 +93,29 @@ def _human_flag(spec: str) -> Seat:
 def _bot_flag(spec: str) -> Seat:
     kind, _, name = spec.partition(":")
     try:
-        return Seat(name.strip() or kind.capitalize(), _kind(kind.strip()))
+        return Seat(name.strip() or kind.capitalize(), _kind(kind.strip(), _flag_translator()))
     except RobinsonError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _check_seats(seats: list[Seat]) -> list[Seat]:
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(_flag_translator().format("cli.error.seconds", got=text))
+    return value
+
+
+def _check_seats(seats: list[Seat], t: Translator) -> list[Seat]:
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise RobinsonError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(seats)}")
+        raise RobinsonError(
+            t.format("cli.error.count", min=MIN_PLAYERS, max=MAX_PLAYERS, n=len(seats))
+        )
     names = [s.name for s in seats]
     if len(set(names)) != len(names):
-        raise RobinsonError(f"player names must differ, got {', '.join(names)}")
+        raise RobinsonError(t.format("cli.error.names", names=", ".join(names)))
     return seats
 
 
@@ -129,6 +163,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--lang", choices=LANGUAGES, help="language (default: from the locale, else en)")
     p.add_argument("--seed", type=int, help="seed of the dice (default: a random one, printed)")
     p.add_argument("--save", type=Path, metavar="FILE", help="save the game record there")
+    p.add_argument(
+        "--pace",
+        type=_seconds,
+        default=DEFAULT_PACE,
+        metavar="SECONDS",
+        help=f"pause after each bot move when output is a terminal (default {DEFAULT_PACE})",
+    )
     p.set_defaults(run=run)
 
 
@@ -169,48 +210,94 @@ def _asker(stdin: TextIO, out: TextIO) -> Callable[[str], str]:
 
 
 def setup(args: argparse.Namespace, interactive: bool, ask: Callable[[str], str]) -> TerminalGame:
-    """The game the flags describe; questions for what is missing when `interactive`."""
+    """The game the flags describe; questions for what is missing when `interactive`. Every
+    question, hint and error is in the game's language, and accepts what it offers."""
     lang = args.lang or default_language()
     if args.lang is None and interactive:
-        lang = _ask_until(
-            ask,
-            lambda a: _pick(a or lang, LANGUAGES),
-            Translator(lang).format("cli.ask_language", choices="/".join(LANGUAGES), default=lang),
-            Translator(lang),
-        )
+        lang = _ask_language(ask, lang)
     t = Translator(lang)
     seats: list[Seat]
     if args.players and args.seats:
-        raise RobinsonError("give the players either with --players or with --human/--bot")
+        raise RobinsonError(t.gettext("cli.error.both"))
     if args.players:
-        seats = parse_players(args.players)
+        seats = parse_players(args.players, t)
     elif args.seats:
-        seats = _check_seats(args.seats)
+        seats = _check_seats(args.seats, t)
     elif interactive:
-        question = t.format("cli.ask_players", bots=", ".join(BOT_NAMES), default=DEFAULT_TABLE)
-        seats = _ask_until(ask, lambda a: parse_players(a or DEFAULT_TABLE), question, t)
+        seats = _ask_seats(ask, t)
     else:
-        seats = parse_players(DEFAULT_BOTS)
+        seats = parse_players(DEFAULT_BOTS, t)
     edition = args.edition or edition_for_language(lang)
     if args.edition is None and interactive:
-        question = t.format("cli.ask_edition", choices="/".join(EDITIONS), default=edition)
-        edition = _ask_until(ask, lambda a: _pick(a or edition, tuple(EDITIONS)), question, t)
+        edition = _ask_edition(ask, t, edition)
+    if args.start_tokens < 0:
+        raise RobinsonError(t.format("cli.error.start_tokens", start=args.start_tokens))
+    if not 0 <= args.stake <= args.start_tokens:
+        raise RobinsonError(t.format("cli.error.stake", start=args.start_tokens, stake=args.stake))
     ruleset = Ruleset(edition, args.start_tokens, args.stake, args.share)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    return TerminalGame(t, ruleset, seats, seed, args.save, sys.stdout)
+    return TerminalGame(t, ruleset, seats, seed, args.save, sys.stdout, pace=args.pace)
 
 
-def _pick(answer: str, choices: tuple[str, ...]) -> str:
-    if answer not in choices:
-        raise RobinsonError(f"expected one of {', '.join(choices)}, got {answer!r}")
-    return answer
+def _ask_language(ask: Callable[[str], str], default: str) -> str:
+    """By code, number or name: "cs", "2" and "čeština" are all Czech."""
+    t = Translator(default)
+    names = {lang: Translator(lang).language_name(lang) for lang in LANGUAGES}
+    choices = ", ".join(f"{lang} = {names[lang]}" for lang in LANGUAGES)
+    question = t.format("cli.ask_language", choices=choices, default=default)
+    offered = {lang: (lang, str(i), names[lang]) for i, lang in enumerate(LANGUAGES, start=1)}
+    return _ask_until(ask, lambda a: _pick(a or default, offered, t), question, t)
+
+
+def _ask_edition(ask: Callable[[str], str], t: Translator, default: str) -> str:
+    """The editions listed by name in the game's language; a number, name or code answers."""
+    names = {e: t.edition_name(e) for e in EDITIONS}
+    choices = ", ".join(f"{i} = {names[e]}" for i, e in enumerate(EDITIONS, start=1))
+    question = t.format("cli.ask_edition", choices=choices, default=names[default])
+    offered = {e: (e, str(i), names[e]) for i, e in enumerate(EDITIONS, start=1)}
+    return _ask_until(ask, lambda a: _pick(a or default, offered, t), question, t)
+
+
+def _ask_seats(ask: Callable[[str], str], t: Translator) -> list[Seat]:
+    """The human's name (never a default) and age, then the other players."""
+
+    def name(answer: str) -> str:
+        if not answer.strip():
+            raise RobinsonError(t.gettext("cli.name_required"))
+        return answer.strip()
+
+    me = _ask_until(ask, name, t.gettext("cli.ask_name"), t)
+    age = _ask_until(ask, lambda a: _age(a, t) if a.strip() else None, t.gettext("cli.ask_age"), t)
+    you = Seat(me, HUMAN, age)
+    bot = t.gettext("cli.word.bot")
+    others = [n for n in OTHER_NAMES if _fold(n) != _fold(me)][:2]
+    default = ",".join(f"{n}:{bot}" for n in others)
+    question = t.format("cli.ask_players", bots=", ".join(BOT_NAMES), default=default)
+
+    def rest(answer: str) -> list[Seat]:
+        seats = [parse_seat(s, t) for s in (answer or default).split(",") if s.strip()]
+        return _check_seats([you, *seats], t)
+
+    return _ask_until(ask, rest, question, t)
+
+
+def _pick(answer: str, offered: Mapping[str, tuple[str, ...]], t: Translator) -> str:
+    """The key of `offered` whose words include `answer` (case and accents aside)."""
+    for key, words in offered.items():
+        if _fold(answer) in (_fold(w) for w in words):
+            return key
+    choices = ", ".join(words[0] for words in offered.values())
+    raise RobinsonError(t.format("cli.error.choice", choices=choices, got=answer))
 
 
 def _ask_until(
     ask: Callable[[str], str], parse: Callable[[str], T], question: str, t: Translator
 ) -> T:
     while True:
+        answer = ask(question)
+        if _fold(answer) in QUIT_WORDS:
+            raise Quit
         try:
-            return parse(ask(question))
+            return parse(answer)
         except RobinsonError as e:
             print(t.format("cli.bad_answer", error=e))

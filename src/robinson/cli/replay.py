@@ -69,7 +69,7 @@ def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
         state = after
         # The engine ends an action's events with the next turn's TurnBegan, so in order they
         # read as: the roll or choice, what followed, whose turn it is now.
-        lines = [line for line in (t.narrate(e, names) for e in events) if line]
+        lines = t.narrate_all(events, names)
         print(f"{number:>4}. {lines[0] if lines else ''}", file=out)
         for line in lines[1:]:
             print(f"      {line}", file=out)

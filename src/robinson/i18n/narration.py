@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from robinson.engine import Reason, RobinsonError
+from robinson.engine import HOME, Reason, RobinsonError
 from robinson.engine import events as ev
 
 if TYPE_CHECKING:
@@ -34,6 +34,42 @@ def name_of(names: Sequence[str], seat: int) -> str:
     return names[seat]
 
 
+def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]) -> list[str]:
+    """One line per event of a run (one action's events), each thing said once: a bounce and
+    the move it causes are one sentence (the bounce says where the pawn ends, its move gets ""),
+    and choosing to bake again on 20 is told by the extra roll that follows (the choice gets "")."""
+    lines = []
+    for i, event in enumerate(events):
+        before = events[i - 1] if i else None
+        after = events[i + 1] if i + 1 < len(events) else None
+        if isinstance(event, ev.Moved) and _bounced_into(before, event):
+            lines.append("")  # already said by the bounce
+        elif (
+            isinstance(event, ev.Chose)
+            and event.square == 20
+            and isinstance(after, ev.ExtraRoll)
+            and after.square == 20
+            and after.seat == event.seat
+        ):
+            lines.append("")  # "Anna bakes bread and rolls again." says it
+        else:
+            lines.append(narrate(t, event, names))
+    return lines
+
+
+def narrate_all(t: Translator, events: Sequence[ev.Event], names: Sequence[str]) -> list[str]:
+    """The lines of `narrate_each` without the empty ones."""
+    return [line for line in narrate_each(t, events, names) if line]
+
+
+def _bounced_into(before: ev.Event | None, moved: ev.Moved) -> bool:
+    return (
+        isinstance(before, ev.Bounced)
+        and before.seat == moved.seat
+        and moved.end == HOME - before.overshoot
+    )
+
+
 def narrate(t: Translator, event: ev.Event, names: Sequence[str]) -> str:
     try:
         narrator = _NARRATORS[type(event)]
@@ -49,7 +85,7 @@ def _turn_began(t: Translator, e: ev.TurnBegan, names: Sequence[str]) -> str:
 def _skipped(t: Translator, e: ev.Skipped, names: Sequence[str]) -> str:
     text = t.format("event.skipped", name=name_of(names, e.seat))
     if e.left:
-        text += " " + t.nformat("event.skips_left", e.left)
+        text = _before_full_stop(text, t.nformat("event.skips_left", e.left))
     return text
 
 
@@ -62,7 +98,16 @@ def _chose(t: Translator, e: ev.Chose, names: Sequence[str]) -> str:
 
 
 def _bounced(t: Translator, e: ev.Bounced, names: Sequence[str]) -> str:
-    return t.nformat("event.bounced", e.overshoot, name=name_of(names, e.seat))
+    # The pawn counts up to 45 and back by the overshoot, so this event alone says where it
+    # ends; `narrate_all` leaves out the Moved that repeats it.
+    end = HOME - e.overshoot
+    return t.nformat(
+        "event.bounced",
+        e.overshoot,
+        name=name_of(names, e.seat),
+        end=end,
+        title=t.gettext(f"square.{end}.title"),
+    )
 
 
 def _moved(t: Translator, e: ev.Moved, names: Sequence[str]) -> str:
@@ -102,8 +147,15 @@ def _transfer(t: Translator, e: ev.Transfer, names: Sequence[str]) -> str:
             )
         text = t.format(key, amount=amount, **who)
     if e.amount < e.owed:  # a purse or the bank ran short; the rest is forgiven (rule 6.1)
-        text += " " + t.nformat("event.transfer.short", e.owed)
+        text = _before_full_stop(text, t.nformat("event.transfer.short", e.owed))
     return text
+
+
+def _before_full_stop(sentence: str, note: str) -> str:
+    """`note` inside the sentence: "pays 1 token into the bank (3 tokens were due)."."""
+    if sentence and sentence[-1] in ".!":
+        return f"{sentence[:-1]} {note}{sentence[-1]}"
+    return f"{sentence} {note}"
 
 
 def _shipwrecked(t: Translator, e: ev.Shipwrecked, names: Sequence[str]) -> str:
@@ -113,7 +165,7 @@ def _shipwrecked(t: Translator, e: ev.Shipwrecked, names: Sequence[str]) -> str:
 def _will_skip(t: Translator, e: ev.WillSkip, names: Sequence[str]) -> str:
     text = t.format(f"event.will_skip.{e.square}", name=name_of(names, e.seat))
     if e.skips > 1:
-        text += " " + t.nformat("event.skips_left", e.skips)
+        text = _before_full_stop(text, t.nformat("event.skips_left", e.skips))
     return text
 
 
@@ -133,8 +185,10 @@ def _became_friday(t: Translator, e: ev.BecameFriday, names: Sequence[str]) -> s
 
 
 def _swapped(t: Translator, e: ev.Swapped, names: Sequence[str]) -> str:
+    # Plural on the number of others, so that Latvian and Czech put the noun before the names
+    # in the right number ("ar spēlētājiem Bruno un Cila").
     others = t.join_names([name_of(names, s) for s in e.others])
-    return t.format("event.swapped", name=name_of(names, e.seat), others=others)
+    return t.nformat("event.swapped", len(e.others), name=name_of(names, e.seat), others=others)
 
 
 def _died(t: Translator, e: ev.Died, names: Sequence[str]) -> str:

@@ -110,6 +110,15 @@ class Translator:
         """One engine event as one sentence ("" for an event not worth a line)."""
         return narration.narrate(self, event, names)
 
+    def narrate_all(self, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+        """The lines of a run of events (one action's), each thing said once: use this rather
+        than `narrate` per event (a bounce and its move make one sentence)."""
+        return narration.narrate_all(self, events, names)
+
+    def narrate_each(self, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+        """Like `narrate_all`, one entry per event ("" where another event's line says it)."""
+        return narration.narrate_each(self, events, names)
+
     def prompt(self, state: State, names: Sequence[str]) -> str:
         """What the player to move is asked; decisions name the roll and where it leads."""
         if state.over or state.to_move is None:
@@ -141,7 +150,8 @@ class Translator:
         choices = "optional" if ruleset.optional_choices else "compulsory"
         return " ".join(
             [
-                self.format("summary.edition", edition=self.edition_name(ruleset.edition)),
+                # one sentence per edition: each language puts the name in its own case
+                self.gettext(f"summary.edition.{ruleset.edition}"),
                 self.gettext(f"summary.fever.{fever}"),
                 self.gettext(f"summary.choices.{choices}"),
                 self.format(

@@ -1,25 +1,40 @@
-"""A game at the terminal: dice from a seeded `random.Random`, bots and humans, narration.
+"""A game at the terminal: dice from a seeded `random.Random`, bots and humans, narration, and
+the board drawn after every turn.
 
 Input goes through an `ask(question) -> answer` function so the same loop serves a terminal, a
-pipe and tests; it raises `Quit` on "q", end of input or Ctrl-C.
+pipe and tests; it raises `Quit` on "q", end of input or Ctrl-C. Output goes through a Rich
+console: colours and word wrapping on a terminal, the same text plain when piped.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from rich.console import Console
+from rich.text import Text
+
 from robinson.bots import Bot, make_bot
 from robinson.engine import Action, Choose, GameRecord, Phase, Roll, Ruleset, State, apply
 from robinson.engine.events import Event, Moved, TurnBegan
 from robinson.i18n import Translator
-from robinson.tui.board import board_lines, square_card, standings_lines
+from robinson.tui.board import (
+    SEAT_STYLES,
+    rules_help,
+    square_card,
+    standings_lines,
+    status_lines,
+    track_lines,
+)
+from robinson.tui.leads import leads
 
 HUMAN = "human"
 QUIT_WORDS = ("q", "quit")
+HELP_WORDS = ("h", "?", "help")
 Ask = Callable[[str], str]
 
 
@@ -49,6 +64,7 @@ class TerminalGame:
         seed: int,
         save_path: Path | None,
         out: TextIO,
+        pace: float = 0.0,
     ) -> None:
         self.t = t
         self.seats = tuple(seats)
@@ -56,6 +72,18 @@ class TerminalGame:
         self.seed = seed
         self.save_path = save_path
         self.out = out
+        self.tty = _is_terminal(out)
+        # Colours and wrapping only on a terminal; markup off, so names are printed as typed.
+        self.console = Console(
+            file=out,
+            force_terminal=self.tty,
+            no_color=not self.tty,
+            highlight=False,
+            markup=False,
+            emoji=False,
+        )
+        self.pace = pace if self.tty else 0.0  # bots' moves paced for a person watching
+        self.sleep: Callable[[float], None] = time.sleep
         self.dice = random.Random(seed)
         meta: dict[str, object] = {
             "seed": seed,
@@ -68,8 +96,10 @@ class TerminalGame:
             i: make_bot(s.kind, seed + i) for i, s in enumerate(seats) if s.kind != HUMAN
         }
 
-    def say(self, line: str = "") -> None:
-        print(line, file=self.out, flush=True)
+    def say(self, line: str | Text = "") -> None:
+        # Piped output is never wrapped, so each narrated sentence stays on one line.
+        self.console.print(line, soft_wrap=not self.tty)
+        self.out.flush()
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -81,12 +111,16 @@ class TerminalGame:
         if any(s.age is not None for s in self.seats):
             self.say(t.format("cli.starts", name=self.names[self.record.first]))
         self.show_board(state)
+        self.heading(TurnBegan(self.record.first))
         try:
             while not state.over:
+                mover = state.to_move
                 action = self.next_action(state, ask)
                 state, events = apply(state, action)
                 self.record = self.record.with_action(action)
                 self.show(events, state)
+                if mover in self.bots and self.pace:
+                    self.sleep(self.pace)
         except (Quit, KeyboardInterrupt):
             self.say()
             self.say(t.gettext("cli.interrupted"))
@@ -103,41 +137,47 @@ class TerminalGame:
         assert seat is not None
         human = seat not in self.bots
         if state.phase is Phase.ROLL:
-            if human:
-                answer = ask(self.t.format("cli.press_enter", name=self.names[seat]))
-                if answer.lower() in QUIT_WORDS:
+            while human:
+                answer = ask(self.t.format("cli.press_enter", name=self.names[seat])).lower()
+                if answer in QUIT_WORDS:
                     raise Quit
+                if answer not in HELP_WORDS:
+                    break
+                self.show_help(state)
             return Roll(self.dice.randint(1, 6))
         if not human:
             return self.bots[seat].choose(state)
         return self.ask_decision(state, ask)
 
     def ask_decision(self, state: State, ask: Ask) -> Choose:
-        """Show the question with the roll in view; accept 1/2, the option or its label."""
+        """Show the question with the roll in view and where each option leads; accept the
+        number, the option or its label."""
         t = self.t
-        options = t.options(state)
+        options = leads(t, state)
         self.say(t.prompt(state, self.names))
-        for number, (_, label) in enumerate(options, start=1):
-            self.say(f"   {number} = {label}")
+        for number, lead in enumerate(options, start=1):
+            self.say(f"   {number} = {lead.line(t)}")
         numbers = "/".join(str(n) for n in range(1, len(options) + 1))
         while True:
             answer = ask(t.format("cli.choose", choices=numbers)).strip().lower()
             if answer in QUIT_WORDS:
                 raise Quit
-            for number, (option, label) in enumerate(options, start=1):
-                if answer in (str(number), option, label.lower()):
-                    return Choose(option)
+            if answer in HELP_WORDS:
+                self.show_help(state)
+                continue
+            for number, lead in enumerate(options, start=1):
+                if answer in (str(number), lead.option, lead.label.lower()):
+                    return Choose(lead.option)
             self.say(t.format("cli.bad_choice", choices=numbers))
 
     # -- output --------------------------------------------------------------------------------
 
     def show(self, events: Sequence[Event], state: State) -> None:
-        turn_began: Event | None = None
-        for event in events:
+        turn_began: TurnBegan | None = None
+        for event, text in zip(events, self.t.narrate_each(events, self.names), strict=True):
             if isinstance(event, TurnBegan):
                 turn_began = event  # said after the board, as the heading of the next turn
                 continue
-            text = self.t.narrate(event, self.names)
             if text:
                 self.say(f"  {text}")
             if isinstance(event, Moved):
@@ -146,11 +186,28 @@ class TerminalGame:
         if turn_began is not None or state.over:
             self.show_board(state)
         if turn_began is not None and not state.over:
-            self.say(self.t.narrate(turn_began, self.names))
+            self.heading(turn_began)
+
+    def heading(self, turn: TurnBegan) -> None:
+        """The heading of a turn ("Anna's turn."), in the seat's colour on a terminal."""
+        style = SEAT_STYLES[turn.seat % len(SEAT_STYLES)]
+        self.say(Text(self.t.narrate(turn, self.names), style=style))
 
     def show_board(self, state: State) -> None:
+        """The track with every pawn, then one line per seat; redrawn after every turn."""
         self.say()
-        for line in board_lines(self.t, state, self.names):
+        for line in [
+            *track_lines(self.t, state, self.names),
+            Text(),
+            *status_lines(self.t, state, self.names),
+        ]:
+            self.say(line)
+        self.say()
+
+    def show_help(self, state: State) -> None:
+        """The rules of the edition in play, every square with the effect in force."""
+        self.say()
+        for line in rules_help(self.t, state.ruleset):
             self.say(line)
         self.say()
 
@@ -172,3 +229,10 @@ class TerminalGame:
             self.say(self.t.gettext("cli.not_saved"))
             return
         self.say(self.t.format("cli.saved", path=path))
+
+
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False

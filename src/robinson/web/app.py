@@ -15,8 +15,9 @@ from starlette.exceptions import HTTPException
 
 from robinson.web.errors import ServiceError
 from robinson.web.guard import Guard
+from robinson.web.odds import OddsService
 from robinson.web.ratelimit import Limiter, Rates
-from robinson.web.routes import games, meta, pages, socket, tables
+from robinson.web.routes import games, meta, odds, pages, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
 
@@ -34,11 +35,13 @@ def create_app(
         store = Store(database_url)
         service = GameService(store, bot_delay, expire_days)
         app.state.service = service
+        app.state.odds = OddsService()
         await service.start()
         try:
             yield
         finally:
             await service.stop()
+            app.state.odds.close()
             store.close()
 
     app = FastAPI(
@@ -58,7 +61,7 @@ def create_app(
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     app.add_middleware(Guard)
-    for module in (meta, tables, games, socket, pages):
+    for module in (meta, tables, games, odds, socket, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app

@@ -237,5 +237,4 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    lines = (texts.narrate(lang, e, names) for e in events)
-    return [line for line in lines if line]
+    return texts.narrate_all(lang, events, names)

@@ -185,6 +185,56 @@ class Texts(Out):
     rules: str
 
 
+# -- The chances (routes/odds.py) ----------------------------------------------------------------
+
+
+class Odds(Out):
+    """The JSON of `robinson odds` for the position after `version` actions."""
+
+    version: int = Field(description="the position after this many actions")
+    p_win: list[float] = Field(description="each seat's chance of winning; 0 for the dead")
+    p_no_winner: float = Field(description="the chance that everybody dies")
+    method: Literal["exact", "simulation"]
+    policy: str = Field(description="how decisions are taken: eager or optimal")
+    options: dict[str, float] | None = Field(
+        None, description="at a pending decision: the chooser's chance after each option"
+    )
+    ci95: list[list[float]] | None = Field(None, description="simulation: 95% interval per seat")
+    games: int | None = Field(None, description="simulation: games played from the position")
+    policy_played: str | None = Field(None, description="simulation: the policy played")
+    seed: int | None = Field(None, description="simulation: the dice seed")
+
+
+class OddsPoint(Out):
+    turn: int
+    version: int = Field(description="actions played before this turn: where to jump to")
+    seat: int | None = Field(description="who moves in this turn; null once the game is over")
+    square: int | None = Field(description="where he stands at its start")
+    roll: int | None = Field(description="his first roll in this turn")
+    p_win: list[float]
+
+
+class OddsSwing(Out):
+    turn: int
+    version: int
+    seat: int
+    roll: int
+    square: int = Field(description="where he rolled from")
+    delta: float = Field(description="the change of his own chance over the turn, -1..1")
+
+
+class OddsHistory(Out):
+    version: int
+    policy: str
+    points: list[OddsPoint] = Field(description="the start of every turn, and the end")
+    swings: list[OddsSwing] = Field(description="the turns that swung their mover most")
+
+
+class Computing(Out):
+    status: Literal["computing"]
+    version: int | None = None
+
+
 class ErrorBody(Out):
     code: str = Field(description="stable: clients switch on it (docs/protocol.md, Errors)")
     message: str = Field(description="for people: what was expected")

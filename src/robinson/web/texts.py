@@ -29,6 +29,11 @@ def narrate(lang: str, event: Event, names: Sequence[str]) -> str:
     return _translator(lang).narrate(event, names)
 
 
+def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """One action's events as lines, each thing said once (a bounce and its move together)."""
+    return _translator(lang).narrate_all(events, names)
+
+
 def prompt(lang: str, state: State, names: Sequence[str]) -> str:
     return _translator(lang).prompt(state, names)
 

@@ -1,6 +1,7 @@
 // The replay view: step through a finished game forwards and backwards, with the board, the die,
 // purses, the bank, Friday links and skips as they were after each step.
 import { drawParrot } from "./board.js";
+import { showChart, showOdds } from "./odds.js";
 import { $, make, redrawBoard, renderPlayers, showDie } from "./table.js";
 import { t } from "./texts.js";
 
@@ -14,11 +15,12 @@ export async function openReplay(gameId, lang) {
   redrawBoard();
   const names = data.record.players;
   const seats = data.seats || names.map(() => ({ kind: "human", bot: null }));
-  let i = 0;
+  let i = Math.min(Number((location.hash.match(/step=(\d+)/) || [])[1] || 0), data.steps.length);
   const show = () => {
     const s = i === 0 ? data.initial : data.steps[i - 1].state;
     const players = names.map((name, seat) => ({ seat, name, ...seats[seat], ...s.players[seat] }));
     renderPlayers(players, { toMove: s.winner === null || s.winner === undefined ? s.to_move : null, bank: s.bank });
+    showOdds(gameId, i, s.to_move ?? null);
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
     showDie(lastRoll || null, i > 0 && data.steps[i - 1].action.roll !== undefined);
     $("step").textContent = t("web.step", { step: i, total: data.steps.length });
@@ -45,5 +47,6 @@ export async function openReplay(gameId, lang) {
     if (e.key === "End") go(data.steps.length);
   });
   show();
+  showChart(gameId, $("replay"), names, (v) => { i = v; show(); });
   $("forward").focus();
 }

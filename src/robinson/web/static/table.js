@@ -1,6 +1,7 @@
 // A table: play (online, hot-seat, with bots) or watch. The server decides everything; this only
 // shows its state and sends the player's clicks.
 import { COLOURS, drawBoard, drawDie, drawParrot, drawPawns, robotIcon } from "./board.js";
+import { showChart, showOdds } from "./odds.js";
 import { loadTexts, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -125,6 +126,7 @@ function render(game) {
   state.busy = false;
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   addSeatButtons(game);
+  showOdds(game.id, game.version, game.over ? null : game.to_move);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
@@ -189,6 +191,7 @@ function renderEnd(game) {
   links.append(make("a", t("web.download"), { href: `/api/games/${game.id}/record`, download: "" }), " ",
     make("a", t("web.replay"), { href: `/replay/${game.id}` }));
   end.append(links);
+  showChart(game.id, end, game.players.map((p) => p.name), (v) => { location.href = `/replay/${game.id}#step=${v}`; });
   if (state.you.length) {
     const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
     b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });

@@ -1,0 +1,83 @@
+"""Exact chances of any position with at most four living players, read off the solved chain.
+
+A position maps to a state of the chain of its m living players (docs/analysis.md): at the roll
+of the player to move (the start of a turn, or an extra roll inside one: both roll from the
+pawn's square, so they are the same state), the codes of the living pawns in turn order from the
+mover, as the index `sum(c[k] * K**(m - 1 - k))`. `V[index, k]` is the chance of the k-th living
+seat from the mover. Money, Fridays and the bank play no part (no rule reads them to move a pawn).
+
+At a pending decision the chances are those of the position after the option the policy takes
+(the eager one; for `optimal`, the other one when it is better for the chooser by more than the
+solver's `DECISION_MARGIN`, the rule the solver itself applies), and each option's chance for the
+chooser is given in `options`: every option is played by the engine and the position it leads to
+is looked up. Nothing is solved per position.
+"""
+
+from __future__ import annotations
+
+from robinson.analysis.exact import codes
+from robinson.analysis.exact.kernel import DECISION_MARGIN
+from robinson.analysis.odds import tables
+from robinson.analysis.policy import EAGER_OPTION, OTHER_OPTION
+from robinson.engine import DECISIONS, Choose, Phase, RobinsonError, State, apply
+
+
+def turn_order(state: State) -> list[int]:
+    """The living seats in turn order, the player to move first."""
+    mover = state.to_move
+    if mover is None:
+        raise RobinsonError("the game is over: nobody is to move")
+    n = len(state.players)
+    return [s for s in ((mover + k) % n for k in range(n)) if state.players[s].alive]
+
+
+def chain_index(state: State, order: list[int]) -> int:
+    """The chain state of a position at a roll: the codes of the living pawns in `order`."""
+    index = 0
+    for seat in order:
+        p = state.players[seat]
+        index = index * codes.K + codes.code(p.position, p.skips)
+    return index
+
+
+def finished(state: State) -> list[float]:
+    """A game that is over: 1 for the winner, 0 for everybody else (all 0 if all died)."""
+    return [1.0 if seat == state.winner else 0.0 for seat in range(len(state.players))]
+
+
+def p_win(state: State, policy: str) -> list[float]:
+    """Every seat's chance of winning from `state` under `policy` (at most 4 living players)."""
+    if state.over:
+        return finished(state)
+    if state.phase is not Phase.ROLL:
+        return p_win(after_decision(state, policy), policy)
+    order = turn_order(state)
+    values = tables.values(tables.rules_ruleset(state.ruleset), policy, len(order))
+    row = values[chain_index(state, order)]
+    chances = [0.0] * len(state.players)
+    for k, seat in enumerate(order):
+        chances[seat] = float(row[k])
+    return chances
+
+
+def option_chances(state: State, policy: str) -> dict[str, float]:
+    """At a pending decision: the chooser's chance after each option, in DECISIONS order."""
+    seat = state.to_move
+    assert seat is not None
+    return {
+        option: p_win(apply(state, Choose(option))[0], policy)[seat]
+        for option in DECISIONS[state.phase]
+    }
+
+
+def choice(state: State, policy: str, options: dict[str, float]) -> str:
+    """The option `policy` takes at the decision pending in `state`."""
+    eager, other = EAGER_OPTION[state.phase], OTHER_OPTION[state.phase]
+    if policy == "optimal" and options[other] > options[eager] + DECISION_MARGIN:
+        return other
+    return eager
+
+
+def after_decision(state: State, policy: str) -> State:
+    option = choice(state, policy, option_chances(state, policy))
+    return apply(state, Choose(option))[0]

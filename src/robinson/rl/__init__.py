@@ -1,0 +1,32 @@
+"""The game from code: PettingZoo, Gymnasium and OpenSpiel environments, and exact scoring.
+
+    from robinson.rl import aec_env, SingleAgentEnv, score
+    import robinson.rl.openspiel  # registers the OpenSpiel game "python_robinson"
+
+The environments need the optional extra `rl` (pip install 'robinson[rl]'); `score` needs only
+the project's own dependencies. Nothing is imported until it is used, so `import robinson.rl`
+is cheap. See docs/rl.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ACTIONS", "PawnPosition", "Score", "SingleAgentEnv", "aec_env", "score"]
+
+_WHERE = {
+    "ACTIONS": "robinson.rl.match",
+    "aec_env": "robinson.rl.aec",
+    "SingleAgentEnv": "robinson.rl.single",
+    "PawnPosition": "robinson.rl.score",
+    "Score": "robinson.rl.score",
+    "score": "robinson.rl.score",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'robinson.rl' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_WHERE[name]), name)

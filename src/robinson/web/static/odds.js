@@ -1,0 +1,164 @@
+// The chances: a bar per seat at the table (hideable), each option's chance at a decision, and
+// after the game the chart of every seat's chances over the turns with the biggest swings.
+// Everything comes from GET /api/games/{game}/odds and /odds/history (docs/protocol.md); a 202
+// answer means the server is still solving this edition's chances: say so and ask again.
+import { COLOURS } from "./board.js";
+import { t, texts, tn } from "./texts.js";
+
+const HIDDEN = "robinson.odds.hidden";
+const RETRY_MS = 1500;
+const SVG = "http://www.w3.org/2000/svg";
+const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
+
+// This module's own styles, so the page needs no more than the calls into it.
+if (!document.querySelector('link[href="/static/odds.css"]')) {
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/odds.css" }));
+}
+
+function node(tag, text, attrs = {}) {
+  const n = document.createElement(tag);
+  if (text !== undefined && text !== null) n.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  return n;
+}
+
+function svgNode(tag, attrs = {}) {
+  const n = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  return n;
+}
+
+export function percent(p) {
+  return new Intl.NumberFormat(texts.lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
+}
+
+const hidden = () => localStorage.getItem(HIDDEN) === "1";
+
+async function fetchJson(url) {
+  for (;;) {
+    const r = await fetch(url);
+    if (r.status !== 202) {
+      const data = await r.json();
+      if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
+      return data;
+    }
+    markComputing();
+    await new Promise((done) => setTimeout(done, RETRY_MS));
+  }
+}
+
+function markComputing() {
+  for (const bar of document.querySelectorAll("[data-odds-seat]")) bar.classList.add("computing");
+  const note = document.getElementById("odds-note");
+  if (note) note.textContent = t("web.odds.computing");
+}
+
+// The toggle: one button above the players' list, remembered in this browser.
+function toggle(list, refresh) {
+  let button = document.getElementById("odds-toggle");
+  if (!button) {
+    button = node("button", null, { type: "button", id: "odds-toggle" });
+    button.onclick = () => { localStorage.setItem(HIDDEN, hidden() ? "0" : "1"); refresh(); };
+    list.before(button);
+  }
+  button.textContent = hidden() ? t("web.odds.show") : t("web.odds.hide");
+  button.setAttribute("aria-pressed", String(!hidden()));
+}
+
+// Bars in each player's row of #players ([data-player=N]) for the position after `version`
+// actions of `gameId`; at a decision, each option's chance for the chooser under the prompt.
+export async function showOdds(gameId, version, toMove = null) {
+  const list = document.getElementById("players");
+  if (!list) return;
+  const refresh = () => showOdds(gameId, version, toMove);
+  toggle(list, refresh);
+  let note = document.getElementById("odds-note");
+  if (!note) { note = node("p", null, { id: "odds-note", "aria-live": "polite" }); list.after(note); }
+  let options = document.getElementById("odds-options");
+  if (!options) { options = node("p", null, { id: "odds-options" }); document.getElementById("prompt")?.after(options); }
+  const rows = [...list.querySelectorAll("[data-player]")];
+  for (const row of rows) {
+    let bar = row.querySelector("[data-odds-seat]");
+    if (!bar) {
+      bar = node("div", null, { class: "odds", "data-odds-seat": row.dataset.player });
+      bar.append(node("span", null, { class: "odds-fill" }), node("span", null, { class: "odds-text" }));
+      row.append(bar);
+    }
+    bar.hidden = hidden();
+  }
+  note.hidden = hidden(); options.hidden = hidden();
+  if (hidden()) return;
+  const key = `${gameId}/${version}`;
+  wanted.key = key;
+  let data;
+  try {
+    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+  } catch (e) {
+    if (wanted.key === key) note.textContent = e.message;
+    return;
+  }
+  if (wanted.key !== key) return;  // a newer move came in meanwhile
+  note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
+  for (const row of list.querySelectorAll("[data-player]")) {
+    const bar = row.querySelector("[data-odds-seat]");
+    if (!bar) continue;
+    const p = data.p_win[Number(bar.dataset.oddsSeat)];
+    bar.classList.remove("computing");
+    bar.dataset.oddsValue = p;
+    bar.querySelector(".odds-fill").style.width = `${(100 * p).toFixed(1)}%`;
+    bar.querySelector(".odds-text").textContent = `${t("web.odds.title")}: ${percent(p)}`;
+    bar.title = percent(p);
+    bar.dataset.percent = (100 * p).toFixed(1);
+  }
+  options.textContent = data.options && toMove !== null
+    ? Object.entries(data.options).map(([o, p]) => t("web.odds.option", { option: texts.options[o] || o, chance: percent(p) })).join(" · ")
+    : "";
+}
+
+// The chart of every seat's chances over the game, one line per seat (x = turn), in `where`;
+// clicking a turn calls jump(version); below it, the biggest swings in words.
+export async function showChart(gameId, where, names, jump) {
+  let box = where.querySelector(".odds-chart");
+  if (!box) { box = node("figure", null, { class: "odds-chart" }); where.append(box); }
+  box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", t("web.odds.computing")));
+  const data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+  const points = data.points;
+  const W = 600, H = 200, pad = 24;
+  const x = (i) => pad + (W - 2 * pad) * (points.length > 1 ? i / (points.length - 1) : 0);
+  const y = (p) => H - pad - (H - 2 * pad) * p;
+  const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("web.odds.chart"), class: "odds-svg" });
+  for (const p of [0, 0.5, 1]) {
+    svg.append(svgNode("line", { x1: pad, x2: W - pad, y1: y(p), y2: y(p), class: "odds-grid" }));
+    const label = svgNode("text", { x: 2, y: y(p) + 4, class: "odds-axis" });
+    label.textContent = percent(p).replace(/[.,]0(?=\D*$)/, "");
+    svg.append(label);
+  }
+  names.forEach((name, seat) => {
+    const line = svgNode("polyline", {
+      points: points.map((pt, i) => `${x(i).toFixed(1)},${y(pt.p_win[seat]).toFixed(1)}`).join(" "),
+      fill: "none", stroke: COLOURS[seat % 8], "stroke-width": 2.5, "data-odds-line": seat,
+    });
+    const title = svgNode("title"); title.textContent = `${name}`; line.append(title);
+    svg.append(line);
+  });
+  // One invisible column per turn takes the click (and the keyboard) to that turn.
+  points.forEach((pt, i) => {
+    const w = (W - 2 * pad) / Math.max(points.length - 1, 1);
+    const hit = svgNode("rect", { x: x(i) - w / 2, y: 0, width: w, height: H, class: "odds-hit", tabindex: -1, "data-version": pt.version });
+    const title = svgNode("title");
+    title.textContent = `${t("web.odds.turn", { n: pt.turn })}: ` + names.map((n, s) => `${n} ${percent(pt.p_win[s])}`).join(", ");
+    hit.append(title);
+    hit.addEventListener("click", () => jump && jump(pt.version));
+    svg.append(hit);
+  });
+  const swings = node("ul", null, { class: "odds-swings" });
+  for (const s of data.swings) {
+    const points100 = Math.round(Math.abs(100 * s.delta));
+    const key = s.delta < 0 ? "web.odds.swing_lost" : "web.odds.swing_won";
+    const li = node("li", tn(key, points100, { name: names[s.seat], roll: s.roll, square: s.square }), { "data-version": s.version });
+    if (jump) { li.classList.add("jump"); li.tabIndex = 0; li.onclick = () => jump(s.version); li.onkeydown = (e) => { if (e.key === "Enter") jump(s.version); }; }
+    swings.append(li);
+  }
+  box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, swings);
+  return data;
+}

@@ -1,0 +1,128 @@
+"""The chances on the page, in a real Chromium: a bar per seat that follows the moves and can
+be hidden, each option's chance at a decision, and the chart of the whole game in the replay."""
+
+from __future__ import annotations
+
+import shutil
+from typing import TYPE_CHECKING
+
+import pytest
+
+CHROMIUM = shutil.which("chromium")
+if CHROMIUM is None:
+    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
+from tests.web.test_browser import ARGS  # noqa: E402
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Server
+
+pytestmark = pytest.mark.browser
+DECISION = "[data-move='move'], [data-move='again'], [data-move='jump']"
+BARS_READY = (
+    "[...document.querySelectorAll('[data-odds-seat]')].length === {n}"
+    " && [...document.querySelectorAll('[data-odds-seat]')].every((b) => b.dataset.percent)"
+)
+
+
+def _percents(page: Page) -> list[str]:
+    bars = page.locator("[data-odds-seat]")
+    return [bars.nth(i).get_attribute("data-percent") or "" for i in range(bars.count())]
+
+
+def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
+    link = f"{t['seats'][0]['link']},{t['seats'][1]['token']},{t['seats'][2]['token']}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        try:
+            page.goto(server.base + link)
+            page.wait_for_selector("[data-move]")
+            # a bar per seat, holding its percentage (after the server's first solve)
+            page.wait_for_function(BARS_READY.format(n=3), timeout=120_000)
+            seats = page.locator("[data-odds-seat]")
+            assert [seats.nth(i).get_attribute("data-odds-seat") for i in range(3)] == [
+                "0",
+                "1",
+                "2",
+            ]
+            before = _percents(page)
+            assert abs(sum(float(x) for x in before) - 100) < 1  # everybody alive: ~100%
+            for _ in range(6):  # a few moves: the chances change
+                version = page.locator("#actions").get_attribute("data-version")
+                page.locator(FORWARD_BUTTON).first.click()
+                page.wait_for_function(
+                    f"document.querySelector('#actions').dataset.version !== '{version}'"
+                )
+                page.wait_for_function(BARS_READY.format(n=3))
+                if _percents(page) != before:
+                    break
+            assert _percents(page) != before
+            # the viewer may hide them
+            page.locator("#odds-toggle").click()
+            assert page.locator("[data-odds-seat]:not([hidden])").count() == 0
+            page.locator("#odds-toggle").click()
+            assert page.locator("[data-odds-seat]:not([hidden])").count() == 3
+            # play to the end: the ending panel has the chart too
+            for _ in range(3000):
+                if page.locator("#end:not([hidden])").count():
+                    break
+                button = page.locator(FORWARD_BUTTON).first
+                if button.count():
+                    try:
+                        button.click(timeout=2000)
+                    except Exception:  # re-rendered under the click: look again
+                        continue
+            page.wait_for_selector("#end .odds-chart polyline")
+            assert page.locator("#end [data-odds-line]").count() == 3
+            # the replay: one line per seat, and a click on the chart jumps to that turn
+            page.goto(f"{server.base}/replay/{t['game']}")
+            page.wait_for_selector("#replay .odds-chart polyline")
+            assert page.locator("#replay [data-odds-line]").count() == 3
+            assert page.locator("#replay .odds-swings li").count() >= 1
+            hits = page.locator("#replay .odds-hit")
+            target = hits.nth(hits.count() // 2)
+            version = target.get_attribute("data-version")
+            target.dispatch_event("click")
+            page.wait_for_selector(f"#step[data-step='{version}']")
+            page.wait_for_function(BARS_READY.format(n=3))
+            assert problems == []
+        finally:
+            browser.close()
+
+
+def test_a_decision_shows_each_options_chance(server: Server) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="standard")
+    link = f"{t['seats'][0]['link']},{t['seats'][1]['token']}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        try:
+            page.goto(server.base + link)
+            page.wait_for_selector("[data-move]")
+            for _ in range(400):  # roll until a decision is offered
+                if page.locator(
+                    "[data-move='move'], [data-move='again'], [data-move='jump']"
+                ).count():
+                    break
+                if page.locator("#end:not([hidden])").count():
+                    pytest.skip("this game ended without a decision")  # pragma: no cover
+                version = page.locator("#actions").get_attribute("data-version")
+                page.locator("[data-move='roll']").click()
+                page.wait_for_function(
+                    f"document.querySelector('#actions').dataset.version !== '{version}'"
+                )
+            page.wait_for_function(
+                "document.querySelector('#odds-options').textContent.includes('·')",
+                timeout=120_000,
+            )
+            text = page.locator("#odds-options").inner_text()
+            assert text.count("%") == 2, text
+        finally:
+            browser.close()
