@@ -43,6 +43,8 @@ def _fill(url: str, humans: int, bots: int) -> None:
                           "seed_sha256": dice.commitment(seed), "created": now, "version": 0,
                           "over": 0, "summary": summary, "to_move": 1 if bot else 0,
                           "moved": now})  # fmt: skip
+    if not table_rows:
+        return
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(insert(tables), table_rows)

@@ -39,6 +39,7 @@ from robinson.web import dice, names, texts
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_SEATS, MIN_SEATS
 from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
+from robinson.web.solver import OptimalSolver
 from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
@@ -68,6 +69,7 @@ class GameService:
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.solver = OptimalSolver()
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -113,6 +115,7 @@ class GameService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.solver.close()
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -340,7 +343,9 @@ class GameService:
                     if game.state.phase is Phase.ROLL:
                         action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
                     else:
-                        # Off the event loop: the optimal bot solves its game on first use.
+                        # The optimal bot's solve runs in a worker process (solver.py); the
+                        # choice itself is a lookup, off the event loop all the same.
+                        await self.solver.prepare(table.seats[seat].bot, game.state)
                         bot = table.bot_for(seat)
                         action = await asyncio.to_thread(bot.choose, game.state)
                     try:
