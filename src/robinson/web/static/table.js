@@ -2,7 +2,7 @@
 // shows its state and sends the player's clicks.
 import { COLOURS, drawBoard, drawDie, drawParrot, drawPawns, robotIcon } from "./board.js";
 import { showChart, showOdds } from "./odds.js";
-import { loadTexts, t, texts, tn } from "./texts.js";
+import { errorText, loadTexts, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -33,8 +33,9 @@ export function renderPlayers(players, { toMove = null, you = [], bank = null } 
   for (const p of players) {
     const li = make("li", null, { "data-player": p.seat });
     if (p.seat === toMove) li.classList.add("to-move");
-    li.append(make("span", null, { class: "swatch", style: `background:${COLOURS[p.seat % 8]}` }), " ",
-      make("span", p.name, { class: "name" }));
+    const swatch = make("span", null, { class: "swatch" });
+    swatch.style.background = COLOURS[p.seat % 8];  // CSSOM: the CSP forbids style attributes
+    li.append(swatch, " ", make("span", p.name, { class: "name" }));
     if (p.kind === "bot") li.append(" ", robotIcon(), make("span", t("web.bot_named", { bot: p.bot }), { class: "bot" }));
     if (you.includes(p.seat)) li.append(" ", make("span", t("web.you"), { class: "you" }));
     const facts = [`${t("ui.square")} ${p.position}`, `${t("ui.purse")}: ${tn("web.tokens", p.purse)}`];
@@ -102,7 +103,7 @@ async function receive(msg) {
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
-    showError(msg.message);
+    showError(errorText(msg));
     if (state.game) render(state.game);
   } else if (msg.type === "ack") {
     showError("");
