@@ -133,3 +133,21 @@ def test_choices_pending_use_the_offered_options() -> None:
             assert info["options"] == DECISIONS[phase]
             return
     pytest.fail("no decision after the opening throw in 50 seeds")
+
+
+def test_the_learners_death_ends_his_episode_with_his_purse_change_as_reward() -> None:
+    for seed in range(300):
+        env = SingleAgentEnv(2, opponents="eager", reward="tokens")
+        env.reset(seed=seed)
+        done, reward = False, 0.0
+        while not done:
+            _, reward, done, _, info = env.step(1)
+        learner = env.state.players[0]
+        assert reward == learner.purse - 30
+        assert info == {}
+        if not learner.alive:
+            assert not env.state.over  # the other player plays on, without him
+            with pytest.raises(RobinsonError, match="the episode is over"):
+                env.step(0)
+            return
+    pytest.fail("the learner never died in 300 seeded games")

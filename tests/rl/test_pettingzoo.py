@@ -30,6 +30,14 @@ def test_pettingzoo_api_and_seed_tests_pass(players: int, edition: str) -> None:
     seed_test(lambda: aec_env(players, edition), num_cycles=300)
 
 
+def test_pettingzoo_api_test_passes_with_tokens_reward_and_money_options() -> None:
+    env = aec_env(3, "lv", reward="tokens", start_tokens=12, stake=12, share="third", first=2)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        api_test(env, num_cycles=300)
+
+
 def play_record(record, **options):  # type: ignore[no-untyped-def]
     """Drive the AEC env with the record's dice and choices; return the unwrapped env."""
     players = len(record.players)

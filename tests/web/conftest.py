@@ -50,11 +50,17 @@ class Server:
     GENEROUS += ("--rate-sockets", "100000/minute")
 
     def __init__(
-        self, database: Path | str, bot_delay: float = 0.0, options: tuple[str, ...] = GENEROUS
+        self,
+        database: Path | str,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = (),
+        options: tuple[str, ...] = GENEROUS,
     ) -> None:
-        """`database`: a SQLite file's path, or any database URL; `options` for `serve`."""
+        """`database`: a SQLite file's path, or any database URL; `extra`: more options;
+        `options`: the rate limits (generous unless a test sets its own)."""
         self.url_db = database if isinstance(database, str) else f"sqlite:///{database}"
         self.bot_delay = bot_delay
+        self.extra = extra
         self.options = options
         self.output = ""  # what the last run printed, once stopped
         self.port = free_port()
@@ -71,7 +77,8 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
-        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.options]
+        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
+        cmd += [*self.options, *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
-from robinson.engine import EDITIONS, RobinsonError, Ruleset
+from robinson.engine import EDITIONS, GameRecord, RobinsonError, Ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,10 +32,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="games simulated for 5 to 8 players (default 1,000,000)",
     )
     p.add_argument("--seed", type=int, default=0, help="dice seed of the simulation (default 0)")
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="the chances after this game record's last action instead of the opening"
+        " (as `robinson odds`; --edition and --players come from the record)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.record is not None:
+        return _run_record(args)
     from robinson.analysis.exact.game import EXACT_MAX_PLAYERS
     from robinson.analysis.exact.summary import analyze
     from robinson.analysis.many import analyze_many
@@ -132,3 +142,31 @@ def as_text(f: dict[str, Any]) -> str:
 def _where(row: dict[str, Any]) -> str:
     roll = f", roll {row['roll']}" if row["roll"] else ""
     return f"square {row['square']}{roll}:".ljust(22)
+
+
+def _run_record(args: argparse.Namespace) -> int:
+    """`analyze --record FILE`: the position's chances (`robinson.analysis.odds`)."""
+    from robinson.analysis.odds import position_odds
+    from robinson.cli.odds import as_text
+
+    try:
+        record = GameRecord.loads(args.record.read_text(encoding="utf-8"))
+        state = record.replay()
+        if args.games < 1:
+            raise RobinsonError(f"--games must be at least 1, got {args.games}")
+        odds = position_odds(state, args.policy, args.games, args.seed)
+    except OSError as e:
+        print(f"robinson analyze: {args.record}: cannot read: {e.strerror}", file=sys.stderr)
+        return 2
+    except (RobinsonError, ValueError) as e:
+        print(f"robinson analyze: {args.record}: {e}", file=sys.stderr)
+        return 2
+    figures = {
+        "edition": record.ruleset.edition,
+        "players": len(record.players),
+        "version": len(record.actions),
+        "to_move": state.to_move,
+        **odds,
+    }
+    print(json.dumps(figures) if args.json else as_text(odds, record.players, state.to_move))
+    return 0

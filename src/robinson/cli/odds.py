@@ -11,10 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from robinson.engine import GameRecord, RobinsonError
+from babel.numbers import format_percent
+
+from robinson.engine import GameRecord, Phase, RobinsonError, State
+from robinson.engine.events import Event, TurnBegan
+from robinson.i18n import Translator
+
+CHART_GAMES = 20_000  # games per position when a whole game's chances are simulated
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,3 +85,67 @@ def as_text(odds: dict[str, Any], names: tuple[str, ...], to_move: int | None) -
         choices = " · ".join(f"{o}: {100 * p:.1f}%" for o, p in odds["options"].items())
         lines.append(f"{names[to_move]} chooses: {choices}")
     return "\n".join(lines)
+
+
+class OddsLines:
+    """The chances as lines of the terminal game and the narrated replay (`--odds`), in the
+    language of `t`: after every turn, and each option's chance at a pending decision."""
+
+    def __init__(self, t: Translator, names: Sequence[str], policy: str, games: int) -> None:
+        from robinson.analysis.odds import check_policy
+
+        self.t = t
+        self.names = tuple(names)
+        self.policy = check_policy(policy)
+        self.games = games
+
+    def percent(self, p: float) -> str:
+        return str(format_percent(p, "#,##0.0%", locale=self.t.lang))
+
+    def odds(self, state: State) -> dict[str, Any]:
+        from robinson.analysis.odds import position_odds
+
+        return position_odds(state, self.policy, self.games)
+
+    def chances(self, odds: dict[str, Any]) -> str:
+        chances = " · ".join(
+            f"{name} {self.percent(p)}" for name, p in zip(self.names, odds["p_win"], strict=True)
+        )
+        return self.t.format("odds.chances", list=chances)
+
+    def options(self, odds: dict[str, Any], seat: int) -> str:
+        listed = " · ".join(
+            self.t.format("web.odds.option", option=self.t.option(o), chance=self.percent(p))
+            for o, p in odds["options"].items()
+        )
+        return self.t.format("odds.options", name=self.names[seat], list=listed)
+
+    def after(self, events: Sequence[Event], state: State) -> list[str]:
+        """Lines after an action: the chances when a turn ended (or the game), the options'
+        chances when a decision is pending."""
+        turn_over = state.over or any(isinstance(e, TurnBegan) for e in events)
+        decision = not state.over and state.phase is not Phase.ROLL
+        if not (turn_over or decision):
+            return []
+        return self.at(state)
+
+    def at(self, state: State) -> list[str]:
+        odds = self.odds(state)
+        lines = [self.chances(odds)]
+        if "options" in odds and state.to_move is not None:
+            lines.append(self.options(odds, state.to_move))
+        return lines
+
+    def swings(self, record: GameRecord) -> list[str]:
+        """The turns that swung their mover's chance most, in words."""
+        from robinson.analysis.odds.history import biggest_swings, chances_over_game
+
+        points = chances_over_game(record, self.policy, min(self.games, CHART_GAMES))
+        lines = [self.t.gettext("odds.swings")]
+        for s in biggest_swings(points):
+            key = "web.odds.swing_lost" if s.delta < 0 else "web.odds.swing_won"
+            n = round(abs(100 * s.delta))
+            lines.append(
+                "  " + self.t.nformat(key, n, name=self.names[s.seat], roll=s.roll, square=s.square)
+            )
+        return lines

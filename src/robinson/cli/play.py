@@ -170,6 +170,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help=f"pause after each bot move when output is a terminal (default {DEFAULT_PACE})",
     )
+    p.add_argument(
+        "--odds",
+        action="store_true",
+        help="show every seat's chances after each turn and each option's at a decision",
+    )
+    p.add_argument(
+        "--odds-policy",
+        default="eager",
+        metavar="POLICY",
+        help="the decisions the chances assume: eager (default) or optimal",
+    )
     p.set_defaults(run=run)
 
 
@@ -209,6 +220,9 @@ def _asker(stdin: TextIO, out: TextIO) -> Callable[[str], str]:
     return ask
 
 
+DEFAULT_GAMES = 200_000  # games simulated for the chances of 5 to 8 living players
+
+
 def setup(args: argparse.Namespace, interactive: bool, ask: Callable[[str], str]) -> TerminalGame:
     """The game the flags describe; questions for what is missing when `interactive`. Every
     question, hint and error is in the game's language, and accepts what it offers."""
@@ -236,7 +250,12 @@ def setup(args: argparse.Namespace, interactive: bool, ask: Callable[[str], str]
         raise RobinsonError(t.format("cli.error.stake", start=args.start_tokens, stake=args.stake))
     ruleset = Ruleset(edition, args.start_tokens, args.stake, args.share)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    return TerminalGame(t, ruleset, seats, seed, args.save, sys.stdout, pace=args.pace)
+    game = TerminalGame(t, ruleset, seats, seed, args.save, sys.stdout, pace=args.pace)
+    if getattr(args, "odds", False):  # a namespace made without the flag has none
+        from robinson.cli.odds import OddsLines
+
+        game.odds = OddsLines(t, game.names, args.odds_policy, DEFAULT_GAMES)
+    return game
 
 
 def _ask_language(ask: Callable[[str], str], default: str) -> str:

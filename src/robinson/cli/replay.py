@@ -1,8 +1,10 @@
-"""`robinson replay FILE... [--json] [--lang L]`: replay game records (RULES.md section 10).
+"""`robinson replay FILE... [--json] [--lang L] [--odds]`: replay game records (RULES.md 10).
 
 With `--json`, one JSON object per file (the state after the last action), one per line, in order.
 Without it, the whole game is narrated in the chosen language: every action and its events, then
-the final board and standings. A bad record names the action index and exits non-zero.
+the final board and standings. A bad record names the action index and exits non-zero. With
+`--odds`, every seat's chances after each turn and each option's at a decision (robinson odds),
+and the turns that swung them most.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from robinson.engine import GameRecord, RobinsonError, state_to_json
 from robinson.i18n import LANGUAGES, Translator, default_language
 from robinson.tui import board_lines, standings_lines
+
+if TYPE_CHECKING:
+    from robinson.cli.odds import OddsLines
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +37,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=None,
         help="language of the narration (default: from the locale, else en)",
     )
+    p.add_argument(
+        "--odds",
+        action="store_true",
+        help="add every seat's chances after each turn and at each decision, and the biggest"
+        " swings",
+    )
+    p.add_argument(
+        "--odds-policy",
+        default="eager",
+        metavar="POLICY",
+        help="the decisions the chances assume: eager (default) or optimal",
+    )
     p.set_defaults(run=run)
 
 
@@ -46,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
             else:
                 if len(args.files) > 1:
                     print(("\n" if index else "") + f"== {path}")
-                narrate_record(translator, record, sys.stdout)
+                odds = None
+                if args.odds:
+                    from robinson.cli.odds import CHART_GAMES, OddsLines
+
+                    odds = OddsLines(translator, record.players, args.odds_policy, CHART_GAMES)
+                narrate_record(translator, record, sys.stdout, odds)
         except OSError as e:
             print(f"robinson replay: {path}: cannot read: {e.strerror}", file=sys.stderr)
             return 2
@@ -57,9 +79,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
+def narrate_record(
+    t: Translator, record: GameRecord, out: TextIO, odds: OddsLines | None = None
+) -> None:
     """Every action with its events, then the final board and standings. An illegal action
-    raises after everything before it has been narrated."""
+    raises after everything before it has been narrated. With `odds`, every seat's chances after
+    each turn and at each decision, and the biggest swings at the end."""
     names = record.players
     print(t.rules_summary(record.ruleset), file=out)
     print(f"{t.gettext('ui.players')}: {t.join_names(names)}", file=out)
@@ -73,6 +98,8 @@ def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
         print(f"{number:>4}. {lines[0] if lines else ''}", file=out)
         for line in lines[1:]:
             print(f"      {line}", file=out)
+        for line in odds.after(events, after) if odds else ():
+            print(f"      {line}", file=out)
     print(file=out)
     for line in board_lines(t, state, names):
         print(line, file=out)
@@ -82,3 +109,7 @@ def narrate_record(t: Translator, record: GameRecord, out: TextIO) -> None:
             print(line, file=out)
     else:
         print(t.prompt(state, names), file=out)
+    if odds is not None:
+        print(file=out)
+        for line in odds.swings(record):
+            print(line, file=out)

@@ -1,4 +1,5 @@
-"""`robinson report --out DIR [--games N] [--seed S]`: an HTML page of plots about the game."""
+"""`robinson report --out DIR [--games N] [--seed S] [--lang L]`: an HTML page of plots about the
+game, written in the chosen language (default: the locale's, else English)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from robinson.analysis.report import DEFAULT_GAMES, build_report
 from robinson.cli.simulate import whole_number
+from robinson.i18n import LANGUAGES, default_language
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,6 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"games simulated per setting (default {DEFAULT_GAMES:,})",
     )  # fmt: skip
     p.add_argument("--seed", type=whole_number(0, (1 << 64) - 1), default=0, metavar="S")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, help="language of the page (default: from the locale, else en)"
+    )
     p.set_defaults(run=run)
 
 
@@ -30,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"robinson report: simulating {step}...", file=sys.stderr)
 
     try:
-        page = build_report(args.out, args.games, args.seed, say)
+        page = build_report(args.out, args.games, args.seed, say, args.lang or default_language())
     except OSError as e:
         print(f"robinson report: {args.out}: cannot write: {e.strerror}", file=sys.stderr)
         return 2

@@ -25,6 +25,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "in the user's data directory); e.g. postgresql+psycopg://user@host/robinson",
     )
     p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="share tables with other `robinson serve` processes on the same database through "
+        "this Redis (default: $ROBINSON_REDIS_URL, else none: this process alone); "
+        "e.g. redis://localhost:6379/0 (docs/deploy.md)",
+    )
+    p.add_argument(
         "--bot-delay",
         type=float,
         default=0.8,
@@ -89,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"robinson serve: {e}", file=sys.stderr)
         return 2
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
+    sqlite = store.engine.dialect.name == "sqlite"
     store.close()
     # The server's own notes (start-up, closed tables, solves) on stderr; uvicorn's stay quiet.
     notes = logging.getLogger("robinson")
@@ -96,11 +105,57 @@ def run(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     notes.addHandler(handler)
-    app = create_app(url, bot_delay=args.bot_delay, rates=rates, expire_days=args.expire_days)
+    redis_url = args.redis or os.environ.get("ROBINSON_REDIS_URL") or None
+    if redis_url is not None:
+        problem = _check_redis(redis_url)
+        if problem:
+            print(f"robinson serve: {problem}", file=sys.stderr)
+            return 2
+        if sqlite:
+            # Allowed (processes on one machine can share a file), but say what it means.
+            print(
+                "robinson serve: note: --redis with a SQLite file: every process must run on "
+                "this machine; use PostgreSQL to spread them over several",
+                file=sys.stderr,
+            )
+    app = create_app(
+        url,
+        bot_delay=args.bot_delay,
+        redis_url=redis_url,
+        rates=rates,
+        expire_days=args.expire_days,
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)})", flush=True)
+    shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""
+    print(
+        f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)}{shared})",
+        flush=True,
+    )
     uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)
     return 0
+
+
+def _check_redis(url: str) -> str | None:
+    """None when Redis answers at `url`, else one line saying why not."""
+    import asyncio
+
+    from robinson.web.cluster import RedisUnavailable, connect
+
+    async def check() -> None:
+        cluster = await connect(url)
+        await cluster.close()
+
+    try:
+        asyncio.run(check())
+    except RedisUnavailable as e:
+        return str(e)
+    return None
+
+
+def _safe_redis(url: str) -> str:
+    from robinson.web.cluster import _safe as safe
+
+    return safe(url)
 
 
 def _safe(url: str) -> str:

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ACTIONS", "PawnPosition", "Score", "SingleAgentEnv", "aec_env", "score"]
+__all__ = ["ACTIONS", "PawnPosition", "Score", "SingleAgentEnv", "aec_env", "encode", "score"]
 
 _WHERE = {
     "ACTIONS": "robinson.rl.match",
+    "encode": "robinson.rl.match",
     "aec_env": "robinson.rl.aec",
     "SingleAgentEnv": "robinson.rl.single",
-    "PawnPosition": "robinson.rl.score",
-    "Score": "robinson.rl.score",
-    "score": "robinson.rl.score",
+    "PawnPosition": "robinson.rl.scoring",
+    "Score": "robinson.rl.scoring",
+    "score": "robinson.rl.scoring",
 }
 
 

@@ -184,6 +184,10 @@ def _no_die() -> int:
     raise RobinsonError("reset() the environment before playing")
 
 
-# `gymnasium.make("robinson/SingleAgent-v0", players=3, opponents="optimal")` works too.
+# `gymnasium.make("robinson/SingleAgent-v0", players=3, opponents="optimal")` works too. A game
+# has no length limit (a learner alone on the tree may stay for ever), so `make` truncates an
+# episode after 1000 of the learner's steps; a real game gives him a few dozen at most.
 if "robinson/SingleAgent-v0" not in gymnasium.registry:
-    gymnasium.register("robinson/SingleAgent-v0", entry_point=SingleAgentEnv)
+    gymnasium.register(
+        "robinson/SingleAgent-v0", entry_point=SingleAgentEnv, max_episode_steps=1000
+    )

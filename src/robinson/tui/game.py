@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -31,6 +31,9 @@ from robinson.tui.board import (
     track_lines,
 )
 from robinson.tui.leads import leads
+
+if TYPE_CHECKING:
+    from robinson.cli.odds import OddsLines
 
 HUMAN = "human"
 QUIT_WORDS = ("q", "quit")
@@ -92,6 +95,7 @@ class TerminalGame:
         if any(s.age is not None for s in seats):
             meta["ages"] = [s.age for s in seats]
         self.record = GameRecord(ruleset, self.names, first_seat(seats), (), meta)
+        self.odds: OddsLines | None = None  # `--odds`: the chances after turns and at decisions
         self.bots: dict[int, Bot] = {
             i: make_bot(s.kind, seed + i) for i, s in enumerate(seats) if s.kind != HUMAN
         }
@@ -112,6 +116,7 @@ class TerminalGame:
             self.say(t.format("cli.starts", name=self.names[self.record.first]))
         self.show_board(state)
         self.heading(TurnBegan(self.record.first))
+        self.show_odds(state)
         try:
             while not state.over:
                 mover = state.to_move
@@ -119,6 +124,9 @@ class TerminalGame:
                 state, events = apply(state, action)
                 self.record = self.record.with_action(action)
                 self.show(events, state)
+                if self.odds is not None:
+                    for line in self.odds.after(events, state):
+                        self.say(f"  {line}")
                 if mover in self.bots and self.pace:
                     self.sleep(self.pace)
         except (Quit, KeyboardInterrupt):
@@ -187,6 +195,11 @@ class TerminalGame:
             self.show_board(state)
         if turn_began is not None and not state.over:
             self.heading(turn_began)
+
+    def show_odds(self, state: State) -> None:
+        if self.odds is not None:
+            for line in self.odds.at(state):
+                self.say(f"  {line}")
 
     def heading(self, turn: TurnBegan) -> None:
         """The heading of a turn ("Anna's turn."), in the seat's colour on a terminal."""

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.guard import Guard
 from robinson.web.odds import OddsService
@@ -27,21 +28,28 @@ log = logging.getLogger("robinson.web")
 def create_app(
     database_url: str,
     bot_delay: float = 0.8,
+    redis_url: str | None = None,
     rates: Rates | None = None,
     expire_days: float = 30,
 ) -> FastAPI:
+    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py);
+    `rates`: the per-address limits; `expire_days`: close tables with no move for that long."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        service = GameService(store, bot_delay, expire_days)
+        cluster = await connect_cluster(redis_url)
+        service = GameService(store, bot_delay, cluster, expire_days)
         app.state.service = service
         app.state.odds = OddsService()
+        app.state.cluster = cluster
         await service.start()
         try:
             yield
         finally:
             await service.stop()
             app.state.odds.close()
+            await cluster.close()
             store.close()
 
     app = FastAPI(

@@ -7,6 +7,12 @@
 A per-table asyncio lock serializes moves, so of two clients sending the same turn at once the
 first is applied and the second sees `stale_version`; the store's (game, seq) key guards the same
 thing across processes. Bot seats are played by a task per table through the same steps.
+
+Several processes may serve one table (web/cluster.py, docs/deploy.md). The hooks are few: a
+committed change is published on the table's channel after the local broadcast (`_publish`); a
+message from another process is applied to this process's copy in order (`_on_bus`), a copy
+that misses a step catching up from the database (`_catch_up`); and only the holder of the
+table's driver lease plays its bots (`_wake_bots`).
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +32,14 @@ from robinson.bots import BOT_NAMES
 from robinson.engine import (
     Action,
     Choose,
+    Event,
     GameRecord,
     Phase,
     RobinsonError,
     Roll,
     Ruleset,
+    State,
+    action_from_json,
     apply,
     expected,
     legal_actions,
@@ -36,6 +47,7 @@ from robinson.engine import (
     to_text,
 )
 from robinson.web import dice, names, texts
+from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_SEATS, MIN_SEATS
 from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
@@ -60,16 +72,33 @@ class SeatSpec:
     bot: str | None = None
 
 
+# A handler of a kind of message from another process (e.g. presence): (table, message).
+BusHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
+
+
 class GameService:
-    def __init__(self, store: Store, bot_delay: float = 0.8, expire_days: float = 30) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        cluster: Cluster | None = None,
+        expire_days: float = 30,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.cluster = cluster or Cluster()
         self.expire_days = expire_days  # 0: tables are never closed
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self.solver = OptimalSolver()
+        # Messages of other processes waiting for their table's lock, and who applies them.
+        self._inbox: dict[str, deque[dict[str, Any]]] = {}
+        self._draining: dict[str, asyncio.Task[None]] = {}
+        self._chores: set[asyncio.Task[Any]] = set()
+        # More kinds of bus message (beyond move, seats, game) may be handled by other modules.
+        self.bus_handlers: dict[str, BusHandler] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -77,17 +106,31 @@ class GameService:
         """Close abandoned tables, then resume the games whose next move is a bot's. No other
         table is loaded: each loads when first asked for, so start-up does not grow with them."""
         began = time.perf_counter()
+        cluster = self.cluster
+        await cluster.bus.start(self._on_bus, self._resync)
+        await cluster.leases.start(self._lease_gained, self._lease_lost, self._orphaned)
+        await cluster.presence.start()
         if self.expire_days > 0:
             await self.close_idle_tables()
             self._sweeper = asyncio.create_task(self._sweep())
+        resumed = await self._resume()
+        log.info(
+            "started: %d tables with a bot to move loaded, others load when asked (%.0f ms)",
+            resumed,
+            (time.perf_counter() - began) * 1000,
+        )
+
+    async def adopt(self) -> None:
+        """Drive every unfinished game whose next move is a bot's (here, or where nobody else
+        does)."""
+        await self._resume()
+
+    async def _resume(self) -> int:
+        """Load only the tables whose game waits for a bot, and wake their bots; how many."""
         resume = await asyncio.to_thread(self.store.tables_to_resume)
         for table_id in resume:
             self._wake_bots(await self.table(table_id))
-        log.info(
-            "started: %d tables with a bot to move loaded, others load when asked (%.0f ms)",
-            len(resume),
-            (time.perf_counter() - began) * 1000,
-        )
+        return len(resume)
 
     async def close_idle_tables(self) -> list[str]:
         now = int(time.time())
@@ -115,10 +158,14 @@ class GameService:
         if self._sweeper is not None:
             self._sweeper.cancel()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
+        tasks += [*self._draining.values(), *self._chores]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.solver.close()
+        await self.cluster.leases.stop()
+        await self.cluster.presence.stop()
+        await self.cluster.bus.stop()
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -201,6 +248,16 @@ class GameService:
     def _remember(self, table: LiveTable) -> None:
         self._tables[table.id] = table
         self._game_table[table.game.id] = table.id
+        self.cluster.bus.follow(table.id)  # keep this copy current while it is held
+
+    def _forget(self, table_id: str) -> None:
+        """Drop a table from memory (for an expiry of idle tables): stop following it."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            self._game_table.pop(table.game.id, None)
+            self.cluster.bus.unfollow(table_id)
+            if self.cluster.leases.holds(table_id):
+                self.cluster.leases.release(table_id)
 
     async def table(self, table_id: str) -> LiveTable:
         table = self._tables.get(table_id)
@@ -309,13 +366,29 @@ class GameService:
                 "storage_unavailable", "the database could not store the move; try again"
             ) from None
         except Conflict:
-            # Another process wrote this step: our copy is old. Reload it and refuse the move.
-            row = await asyncio.to_thread(self.store.load_game, game.id)
-            assert row is not None
-            table.game = LiveGame.from_row(row)
+            # Another process wrote this step: our copy is old. Catch up (telling the viewers
+            # here of the steps they missed) and refuse the move.
+            await self._catch_up(table)
             raise ServiceError(
                 "stale_version", "the game moved on; here is the new state"
             ) from None
+        self._advance(table, action, seat, state, events)
+        self._publish(
+            table,
+            {
+                "k": "move",
+                "game": game.id,
+                "seq": game.version - 1,
+                "action": action.to_json(),
+                "seat": seat,
+            },
+        )
+
+    def _advance(
+        self, table: LiveTable, action: Action, seat: int, state: State, events: Sequence[Event]
+    ) -> None:
+        """Take a stored step into this copy of the game and tell its viewers here."""
+        game = table.game
         game.actions.append(action)
         game.state = state
         if state.over:
@@ -325,20 +398,65 @@ class GameService:
         table.broadcast_update(action, seat, events)
         self._wake_bots(table)
 
+    def _publish(self, table: LiveTable, message: dict[str, Any]) -> None:
+        self.cluster.bus.publish(table.id, message)
+
     # -- bots ----------------------------------------------------------------------------------
 
+    def needs_driver(self, table: LiveTable) -> bool:
+        """Whether somebody must act for the table unasked: a bot seat in an unfinished game.
+        (Clocks and timeouts add their own condition here.)"""
+        return not table.game.state.over and any(s.kind == "bot" for s in table.seats)
+
     def _wake_bots(self, table: LiveTable) -> None:
+        leases = self.cluster.leases
+        if not leases.holds(table.id):
+            if self.needs_driver(table):
+                leases.want(table.id)  # `_lease_gained` wakes us if we get it
+            return
+        if not self.needs_driver(table) and self.cluster.shared:
+            leases.release(table.id)  # let the lease go: nothing to drive here
+            return
         if table.to_move_is_bot() and (table.bot_task is None or table.bot_task.done()):
             table.bot_task = asyncio.create_task(self._drive_bots(table))
 
+    def _lease_gained(self, table_id: str) -> None:
+        self._chore(self._wake_table(table_id))
+
+    def _lease_lost(self, table_id: str) -> None:
+        table = self._tables.get(table_id)
+        if table is not None and table.bot_task is not None:
+            table.bot_task.cancel()
+
+    def _orphaned(self, table_id: str) -> None:
+        """Its driver's lease ran out (the process died): take it on if it still needs one."""
+        self._chore(self._wake_table(table_id, orphan=True))
+
+    async def _wake_table(self, table_id: str, orphan: bool = False) -> None:
+        try:
+            table = await self.table(table_id)
+        except ServiceError:
+            self.cluster.leases.release(table_id)  # no such table (any more): forget it
+            return
+        if orphan and not self.needs_driver(table):
+            self.cluster.leases.release(table_id)
+        else:
+            self._wake_bots(table)
+
+    def _chore(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
     async def _drive_bots(self, table: LiveTable) -> None:
         pause = self.bot_delay
+        leases = self.cluster.leases
         try:
-            while table.to_move_is_bot():
+            while table.to_move_is_bot() and leases.holds(table.id):
                 await asyncio.sleep(pause)
                 pause = self.bot_delay
                 async with table.lock:
-                    if not table.to_move_is_bot():
+                    if not table.to_move_is_bot() or not leases.holds(table.id):
                         return
                     game = table.game
                     seat = game.state.to_move
@@ -374,6 +492,7 @@ class GameService:
             await asyncio.to_thread(self.store.set_seat, table.id, target, "bot", str(bot))
             table.seats[target].kind, table.seats[target].bot = "bot", str(bot)
             self._broadcast_seats(table)
+            self._publish(table, {"k": "seats"})
             self._wake_bots(table)
 
     async def take_back(self, table_id: str, token: object, seat: object) -> None:
@@ -387,6 +506,7 @@ class GameService:
             await asyncio.to_thread(self.store.set_seat, table.id, target, "human", None)
             table.seats[target].kind, table.seats[target].bot = "human", None
             self._broadcast_seats(table)
+            self._publish(table, {"k": "seats"})
 
     def _seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
@@ -412,8 +532,101 @@ class GameService:
             table.game = LiveGame.from_row(row)
             self._game_table[row.id] = table.id
             table.broadcast(table.snapshot)
+            self._publish(table, {"k": "game", "game": row.id})
             self._wake_bots(table)
             return row.id
+
+    # -- other processes -----------------------------------------------------------------------
+
+    def _on_bus(self, table_id: str, message: dict[str, Any]) -> None:
+        """A message of another process: applied in arrival order under the table's lock."""
+        if table_id not in self._tables:
+            return  # not held here (any more)
+        self._inbox.setdefault(table_id, deque()).append(message)
+        task = self._draining.get(table_id)
+        if task is None or task.done():
+            self._draining[table_id] = asyncio.create_task(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        inbox = self._inbox.get(table_id)
+        while inbox:
+            message = inbox.popleft()
+            table = self._tables.get(table_id)
+            if table is None:
+                break
+            try:
+                async with table.lock:
+                    await self._apply_message(table, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one bad message must not stop the table
+                log.exception("message %r of table %s failed", message.get("k"), table_id)
+        self._inbox.pop(table_id, None)
+
+    async def _apply_message(self, table: LiveTable, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if kind == "move":
+            game = table.game
+            seq = message["seq"]
+            if message["game"] != game.id:
+                await self._reload(table)  # a rematch this copy has not seen
+            elif seq == game.version:
+                action = action_from_json(message["action"])
+                state, events = apply(game.state, action)
+                self._advance(table, action, message["seat"], state, events)
+            elif seq > game.version:
+                await self._catch_up(table)  # a message was lost: the database has it
+            # seq < version: this copy has it already (it caught up before)
+        elif kind == "seats":
+            row = await asyncio.to_thread(self.store.load_table, table.id)
+            if row is not None:
+                table.seats = row.seats
+                self._broadcast_seats(table)
+                self._wake_bots(table)
+        elif kind == "followed":
+            await self._catch_up(table)
+        elif kind in ("game", "reload"):
+            await self._reload(table)
+        elif isinstance(kind, str) and kind in self.bus_handlers:
+            await self.bus_handlers[kind](table, message)
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Read the game from the database and take in the steps this copy lacks, telling the
+        viewers here of each, in order (as if the messages had come)."""
+        game = table.game
+        row = await asyncio.to_thread(self.store.load_game, game.id)
+        assert row is not None
+        if len(row.actions) < game.version:  # cannot be (the log only grows): start afresh
+            await self._reload(table)
+            return
+        for step in row.actions[game.version :]:
+            action = action_from_json(step)
+            seat = game.state.to_move
+            assert seat is not None
+            state, events = apply(game.state, action)
+            self._advance(table, action, seat, state, events)
+
+    async def _reload(self, table: LiveTable) -> None:
+        """Read the table and its current game afresh; every viewer here gets a snapshot."""
+        row = await asyncio.to_thread(self.store.load_table, table.id)
+        if row is None or row.current_game is None:
+            return
+        if row.current_game != table.game.id:
+            game_row = await asyncio.to_thread(self.store.load_game, row.current_game)
+            assert game_row is not None
+            table.game = LiveGame.from_row(game_row)
+            self._game_table[game_row.id] = table.id
+        else:
+            await self._catch_up(table)
+        table.seats = row.seats
+        table.broadcast(table.snapshot)
+        self._wake_bots(table)
+
+    async def _resync(self) -> None:
+        """Redis came back: messages may be lost. Every copy here reloads; drivers look again."""
+        for table_id in list(self._tables):
+            self._on_bus(table_id, {"k": "reload"})
+        self._chore(self.adopt())
 
     # -- listeners -----------------------------------------------------------------------------
 

@@ -50,4 +50,4 @@ def _no_winner(p_win: list[float]) -> float:
     return max(0.0, 1.0 - sum(p_win))
 
 
-__all__ = ["DEFAULT_GAMES", "EXACT_LIVING", "ODDS_POLICIES", "position_odds"]
+__all__ = ["DEFAULT_GAMES", "EXACT_LIVING", "ODDS_POLICIES", "check_policy", "position_odds"]

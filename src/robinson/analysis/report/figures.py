@@ -1,4 +1,5 @@
-"""The report's plots (matplotlib, Agg backend), each returned as PNG bytes."""
+"""The report's plots (matplotlib, Agg backend), each returned as PNG bytes, every label in the
+report's language (`ReportWords`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from matplotlib.patches import Rectangle
 
 from robinson.analysis.report.data import ChoiceValue
 from robinson.analysis.report.exact import ExactChoice, ExactChoices, placing_label
+from robinson.analysis.report.words import ReportWords
 from robinson.engine import SQUARES, Effect
 
 Summary = dict[str, Any]  # a `Summary.to_json()` object
@@ -41,7 +43,7 @@ def _err(es: Sequence[dict[str, Any]]) -> np.ndarray:
     return np.vstack([v - lo, hi - v])
 
 
-def lengths(editions: dict[str, Summary]) -> bytes:
+def lengths(w: ReportWords, editions: dict[str, Summary]) -> bytes:
     """Distribution of the winner's number of turns (a round each), 4 players, per edition."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     # editions with the same rules draw the same curve (same seed): thinner dashes on top
@@ -50,18 +52,18 @@ def lengths(editions: dict[str, Summary]) -> bytes:
         counts = np.array(s["winner_turns"]["histogram"], dtype=float)
         share = counts / counts.sum()
         median = s["winner_turns"]["median"]["value"]
-        ax.step(np.arange(len(share)), share, where="mid", ls=ls, lw=lw,
-                label=f"{name} (median {median:.0f})")  # fmt: skip
+        label = w.text("report.fig.median", edition=name, median=w.num(median, 0))
+        ax.step(np.arange(len(share)), share, where="mid", ls=ls, lw=lw, label=label)
     ax.set_xlim(0, 40)
-    ax.set_xlabel("turns of the winner (rounds), skipped turns included")
-    ax.set_ylabel("share of games")
-    ax.set_title("How long a 4-player game lasts, by edition (eager play)")
+    ax.set_xlabel(w.text("report.fig.lengths.x"))
+    ax.set_ylabel(w.text("report.fig.lengths.y"))
+    ax.set_title(w.text("report.fig.lengths.title"))
     ax.legend()
     ax.grid(alpha=0.3)
     return _png(fig)
 
 
-def seats(by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
+def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
     """P(win) by seat relative to a fair share, for each number of players (simulated), with the
     exact values for 2 players when given."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
@@ -69,15 +71,15 @@ def seats(by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> by
         p = s["p_win"]
         ax.errorbar(
             np.arange(n), [n * _value(e) for e in p], yerr=n * _err(p),
-            marker="o", ms=4, capsize=2, label=f"{n} players",
+            marker="o", ms=4, capsize=2, label=w.ntext("report.fig.players", n),
         )  # fmt: skip
     if exact_two:
         ax.plot(np.arange(len(exact_two)), [2 * p for p in exact_two], "kx", ms=9,
-                label="2 players, exact")  # fmt: skip
+                label=w.text("report.fig.exact_two"))  # fmt: skip
     ax.axhline(1.0, color="grey", lw=1, ls="--")
-    ax.set_xlabel("seat in turn order (seat 0 starts)")
-    ax.set_ylabel("P(win) × players  (1 = a fair share)")
-    ax.set_title("Seat advantage by number of players (standard, eager play, simulated)")
+    ax.set_xlabel(w.text("report.fig.seats.x"))
+    ax.set_ylabel(w.text("report.fig.seats.y"))
+    ax.set_title(w.text("report.fig.seats.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
     return _png(fig)
@@ -91,15 +93,27 @@ def _cell(square: int) -> tuple[int, int]:
     return (k if row % 2 == 0 else COLUMNS - 1 - k), row
 
 
-_MARK = {
-    Effect.SHIPWRECK: "wreck", Effect.TREE: "tree", Effect.FEVER: "fever", Effect.BREAD: "bread",
-    Effect.CANOE: "canoe", Effect.FOOTPRINT: "→14", Effect.FRIDAY: "Friday",
-    Effect.RESCUE: "rescue", Effect.SHIP: "ship", Effect.GALLOWS: "6 dies", Effect.HOME: "home",
-    Effect.TRAVEL: "all pay",
-}  # fmt: skip
+# The square's effect in a word or two under its number (`report.mark.<effect>`); 25 shows →14.
+_MARKED = (
+    Effect.SHIPWRECK, Effect.TREE, Effect.FEVER, Effect.BREAD, Effect.CANOE, Effect.FRIDAY,
+    Effect.RESCUE, Effect.SHIP, Effect.GALLOWS, Effect.HOME, Effect.TRAVEL,
+)  # fmt: skip
 
 
-def heatmap(landings_per_game: Sequence[float], title: str) -> bytes:
+def _mark(w: ReportWords, square: int) -> str:
+    sq = SQUARES[square]
+    if sq.effect in _MARKED:
+        return w.text(f"report.mark.{sq.effect.value}")
+    if sq.effect is Effect.FOOTPRINT:
+        return f"→{sq.target}"
+    if sq.effect is Effect.RECEIVE:
+        return f"+{sq.amount}"
+    if sq.effect in (Effect.PAY, Effect.NEIGHBOUR):
+        return f"-{sq.amount}"
+    return ""
+
+
+def heatmap(w: ReportWords, landings_per_game: Sequence[float], title: str) -> bytes:
     """How often each square is landed on per game, drawn on the board."""
     rates = np.array(landings_per_game[1:], dtype=float)
     norm = matplotlib.colors.Normalize(vmin=0, vmax=float(rates.max()) or 1.0)
@@ -112,53 +126,55 @@ def heatmap(landings_per_game: Sequence[float], title: str) -> bytes:
         dark = norm(rate) > 0.6
         ink = "white" if dark else "black"
         ax.text(x + 0.06, y + 0.86, str(square), fontsize=9, weight="bold", color=ink, va="top")
-        ax.text(x + 0.9, y + 0.45, f"{rate:.2f}", fontsize=8, ha="right", color=ink)
-        sq = SQUARES[square]
-        mark = _MARK.get(sq.effect) or (
-            f"+{sq.amount}" if sq.effect is Effect.RECEIVE else
-            f"-{sq.amount}" if sq.effect in (Effect.PAY, Effect.NEIGHBOUR) else ""
-        )  # fmt: skip
-        ax.text(x + 0.06, y + 0.1, mark, fontsize=6.5, color=ink)
-    ax.text(-0.5, 0.45, "start", ha="center", va="center", fontsize=9)
+        ax.text(x + 0.9, y + 0.45, w.num(rate), fontsize=8, ha="right", color=ink)
+        ax.text(x + 0.06, y + 0.1, _mark(w, square), fontsize=6.5, color=ink)
+    ax.text(-0.5, 0.45, w.text("report.fig.start"), ha="center", va="center", fontsize=9)
     ax.set_xlim(-1, COLUMNS)
     ax.set_ylim(-0.1, 5.05)
     ax.set_aspect("equal")
     ax.axis("off")
     bar = fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.7)
-    bar.set_label("landings per game (all players)")
+    bar.set_label(w.text("report.fig.landings"))
     ax.set_title(title)
     return _png(fig)
 
 
-def purses(by_players: dict[int, Summary], start_tokens: int) -> bytes:
+def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) -> bytes:
     """Expected final purse by seat, for each number of players."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     for n, s in sorted(by_players.items()):
         m = s["mean_purse"]
         ax.errorbar(
             np.arange(n), [_value(e) for e in m], yerr=_err(m),
-            marker="o", ms=4, capsize=2, label=f"{n} players",
+            marker="o", ms=4, capsize=2, label=w.ntext("report.fig.players", n),
         )  # fmt: skip
-    ax.axhline(start_tokens, color="grey", lw=1, ls="--", label="tokens at the start")
-    ax.set_xlabel("seat in turn order (seat 0 starts)")
-    ax.set_ylabel("mean purse at the end (tokens)")
-    ax.set_title("Expected final purse by seat (standard, eager play)")
+    ax.axhline(start_tokens, color="grey", lw=1, ls="--", label=w.text("report.fig.start_tokens"))
+    ax.set_xlabel(w.text("report.fig.seats.x"))
+    ax.set_ylabel(w.text("report.fig.purses.y"))
+    ax.set_title(w.text("report.fig.purses.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
     return _png(fig)
 
 
-def choice_label(c: ChoiceValue) -> str:
-    seen = f", rolled {c.face}" if c.face is not None else ""
-    return f"on {c.square}{seen}: {c.option} instead of {c.eager_option}"
+def choice_label(w: ReportWords, c: ChoiceValue) -> str:
+    """ "on 4, rolled 3: Start again from 0 instead of Move on"."""
+    instead = w.text("report.instead", option=w.option(c.option), eager=w.option(c.eager_option))
+    return f"{w.at(c.square, c.face)}: {instead}"
 
 
-def exact_label(c: ExactChoice) -> str:
-    seen = f", rolled {c.face}" if c.face is not None else ""
-    return f"on {c.square}{seen}: {c.other_option}"
+def exact_label(w: ReportWords, c: ExactChoice) -> str:
+    return f"{w.at(c.square, c.face)}: {w.option(c.other_option)}"
 
 
-def exact_choices(groups: Sequence[ExactChoices]) -> bytes:
+def _placing(w: ReportWords, code: int) -> str:
+    """A placing of the other pawn: its square, or "12 (skip)" for a turn still to miss."""
+    label = placing_label(code)
+    square, _, skip = label.partition(" ")
+    return w.text("report.skip", square=square) if skip else label
+
+
+def exact_choices(w: ReportWords, groups: Sequence[ExactChoices]) -> bytes:
     """Exact change in the mover's P(win) from the non-eager option, for every decision and
     every square of the other pawn (2 players): one panel per distinct game."""
     fig, axes = plt.subplots(
@@ -170,23 +186,21 @@ def exact_choices(groups: Sequence[ExactChoices]) -> bytes:
     norm = matplotlib.colors.CenteredNorm(0.0, max(float(np.abs(g).max()) for g in gains) or 1.0)
     for ax, group, gain in zip(axes[:, 0], groups, gains, strict=True):
         image = ax.imshow(gain, cmap="RdBu", norm=norm, aspect="auto", interpolation="nearest")
-        ax.set_yticks(np.arange(len(group.rows)), [exact_label(c) for c in group.rows], fontsize=8)
+        ax.set_yticks(
+            np.arange(len(group.rows)), [exact_label(w, c) for c in group.rows], fontsize=8
+        )
         ticks = [i for i, code in enumerate(group.placings) if code % 5 == 0 or code > 44]
-        ax.set_xticks(ticks, [placing_label(group.placings[i]) for i in ticks], fontsize=8)
-        ax.set_xlabel("square of the other pawn when the decision arises")
-        ax.set_title(f"{' = '.join(group.editions)}: exact, 2 players, eager afterwards",
+        ax.set_xticks(ticks, [_placing(w, group.placings[i]) for i in ticks], fontsize=8)
+        ax.set_xlabel(w.text("report.fig.exact.x"))
+        ax.set_title(w.text("report.fig.exact.panel", editions=" = ".join(group.editions)),
                      fontsize=10)  # fmt: skip
         bar = fig.colorbar(image, ax=ax, shrink=0.9)
-        bar.set_label("Δ P(win), points", fontsize=8)
-    fig.suptitle(
-        "The value of each choice, exactly: the other option instead of the eager one\n"
-        "(red: the other option loses win chance, blue: it gains)",
-        fontsize=11,
-    )
+        bar.set_label(w.text("report.th.delta"), fontsize=8)
+    fig.suptitle(w.text("report.fig.exact.title"), fontsize=11)
     return _png(fig)
 
 
-def choices(values: Sequence[ChoiceValue]) -> bytes:
+def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
     """Change in seat 0's P(win) from taking the non-eager option at each decision (simulated)."""
     fig, ax = plt.subplots(figsize=(8, 0.36 * len(values) + 1.4))
     y = np.arange(len(values))[::-1]
@@ -195,15 +209,15 @@ def choices(values: Sequence[ChoiceValue]) -> bytes:
                     for c in values]).T  # fmt: skip
     colors = ["tab:green" if g > 0 else "tab:red" for g in gains]
     ax.barh(y, gains, xerr=err, color=colors, capsize=2)
-    ax.set_yticks(y, [choice_label(c) for c in values], fontsize=8)
+    ax.set_yticks(y, [choice_label(w, c) for c in values], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("change in P(win), percentage points (95% interval, paired games)")
-    ax.set_title("Simulated: seat 0 of 2 always takes the other option, all else eager (standard)")
+    ax.set_xlabel(w.text("report.fig.choices.x"))
+    ax.set_title(w.text("report.fig.choices.title"))
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 
 
-def editions(by_edition: dict[str, Summary]) -> bytes:
+def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
     """Editions side by side: P(win) per seat and game length, 4 players."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), width_ratios=[3, 2])
     names = list(by_edition)
@@ -211,16 +225,17 @@ def editions(by_edition: dict[str, Summary]) -> bytes:
     for seat in range(4):
         p = [by_edition[e]["p_win"][seat] for e in names]
         x = np.arange(len(names)) + (seat - 1.5) * width
-        left.bar(x, [_value(e) for e in p], width, yerr=_err(p), capsize=2, label=f"seat {seat}")
+        left.bar(x, [_value(e) for e in p], width, yerr=_err(p), capsize=2,
+                 label=w.text("report.fig.seat", seat=seat))  # fmt: skip
     left.axhline(0.25, color="grey", lw=1, ls="--")
     left.set_xticks(np.arange(len(names)), names)
-    left.set_ylabel("P(win)")
-    left.set_title("Win chance by seat, 4 players")
+    left.set_ylabel(w.text("report.fig.p_win"))
+    left.set_title(w.text("report.fig.win_by_seat"))
     left.legend(fontsize=8)
     mean = [by_edition[e]["winner_turns"]["mean"] for e in names]
     right.bar(names, [_value(e) for e in mean], yerr=_err(mean), capsize=2, color="tab:purple")
-    right.set_ylabel("mean turns of the winner")
-    right.set_title("Game length")
+    right.set_ylabel(w.text("report.fig.mean_turns"))
+    right.set_title(w.text("report.fig.game_length"))
     for ax in (left, right):
         ax.grid(axis="y", alpha=0.3)
     return _png(fig)

@@ -1,4 +1,7 @@
-"""The report as one self-contained HTML page: plots embedded as base64 PNG, no external files."""
+"""The report as one self-contained HTML page: plots embedded as base64 PNG, no external files.
+
+Written in one of the four languages (`render(data, lang)`), with a viewport meta and tables that
+scroll sideways, so it reads on a phone."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Any
 from robinson.analysis.report import figures
 from robinson.analysis.report.data import ReportData
 from robinson.analysis.report.exact import editions_without_choices
+from robinson.analysis.report.words import ReportWords
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 980px; margin: 2em auto; padding: 0 1em;
@@ -19,6 +23,10 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 .note { color: #555; font-size: 0.9em; }
+.scroll { overflow-x: auto; }
+@media (max-width: 600px) {
+  body { margin: 1em auto; padding: 0 0.6em; } table { font-size: 0.8em; }
+}
 """
 
 
@@ -27,120 +35,124 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def _pct(e: dict[str, Any]) -> str:
+def _pct(w: ReportWords, e: dict[str, Any]) -> str:
     lo, hi = e["ci95"]
-    return f"{100 * e['value']:.2f}% <span class=note>({100 * lo:.2f}–{100 * hi:.2f})</span>"
+    return f"{w.pct(e['value'])} <span class=note>({w.pct(lo)}–{w.pct(hi)})</span>"
 
 
-def _num(e: dict[str, Any], digits: int = 2) -> str:
+def _num(w: ReportWords, e: dict[str, Any], digits: int = 2) -> str:
     lo, hi = e["ci95"]
-    return f"{e['value']:.{digits}f} <span class=note>({lo:.{digits}f}–{hi:.{digits}f})</span>"
+    value, low, high = (w.num(x, digits) for x in (e["value"], lo, hi))
+    return f"{value} <span class=note>({low}–{high})</span>"
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
-    th = "".join(f"<th>{h}</th>" for h in head)
+    """A table that scrolls sideways on a narrow screen instead of widening the page."""
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><tr>{th}</tr>{body}</table>"
+    return f"<div class=scroll><table><tr>{th}</tr>{body}</table></div>"
 
 
-def _editions_table(data: ReportData) -> str:
-    head = ["edition", *(f"P(win) seat {s}" for s in range(4)), "P(no winner)", "P(death)",
-            "winner's turns: mean", "median", "90%", "bank won", "Friday bound"]  # fmt: skip
+def _editions_table(w: ReportWords, data: ReportData) -> str:
+    x = w.text
+    head = [x("report.th.edition"), *(x("report.th.p_win_seat", seat=s) for s in range(4)),
+            x("report.th.p_no_winner"), x("report.th.p_death"), x("report.th.turns_mean"),
+            x("report.th.median"), x("report.th.p90"), x("report.th.bank"),
+            x("report.th.friday")]  # fmt: skip
     rows = []
     for name, s in data.editions.items():
         wt = s["winner_turns"]
         rows.append([
-            name, *(_pct(p) for p in s["p_win"]), _pct(s["p_no_winner"]), _pct(s["p_death"]),
-            _num(wt["mean"]), f"{wt['median']['value']:.0f}", str(wt["p90"]),
-            _num(s["pot"]["mean"]), _pct(s["friday"]["p_bound"]),
+            name, *(_pct(w, p) for p in s["p_win"]), _pct(w, s["p_no_winner"]),
+            _pct(w, s["p_death"]), _num(w, wt["mean"]), w.num(wt["median"]["value"], 0),
+            w.count(wt["p90"]), _num(w, s["pot"]["mean"]), _pct(w, s["friday"]["p_bound"]),
         ])  # fmt: skip
     return _table(head, rows)
 
 
-def _choices_table(data: ReportData) -> str:
+def _choices_table(w: ReportWords, data: ReportData) -> str:
     rows = [
-        [figures.choice_label(c), f"{100 * c.gain.value:+.2f}",
-         f"{100 * c.gain.low:+.2f} to {100 * c.gain.high:+.2f}", f"{100 * c.changed:.1f}%"]
+        [html.escape(figures.choice_label(w, c)), w.num(100 * c.gain.value, signed=True),
+         w.text("report.interval", low=w.num(100 * c.gain.low, signed=True),
+                high=w.num(100 * c.gain.high, signed=True)),
+         w.pct(c.changed, 1)]
         for c in data.choices
     ]  # fmt: skip
-    head = ["decision (seat 0)", "Δ P(win), points", "95% interval", "games that changed"]
+    head = [w.text(f"report.th.{k}") for k in ("decision_seat0", "delta", "interval", "changed")]
     return _table(head, rows)
 
 
-def _exact_table(data: ReportData) -> str:
+def _exact_table(w: ReportWords, data: ReportData) -> str:
     """Per decision and game: the mover's P(win) after each option, as a plain mean over the
     squares the other pawn can stand on, and where the other option does better."""
-    head = ["decision (2 players)"]
+    head = [w.text("report.th.decision_two")]
     for group in data.exact:
         name = " = ".join(group.editions)
-        head += [f"{name}: P(win), eager option", "other option", "other option better at"]
+        head += [w.text("report.th.eager_option", editions=name), w.text("report.th.other_option"),
+                 w.text("report.th.better_at")]  # fmt: skip
     rows = []
     for k, first in enumerate(data.exact[0].rows if data.exact else ()):
-        seen = f", rolled {first.face}" if first.face is not None else ""
-        row = [f"on {first.square}{seen}: {first.eager_option} / {first.other_option}"]
+        options = f"{w.option(first.eager_option)} / {w.option(first.other_option)}"
+        row = [html.escape(f"{w.at(first.square, first.face)}: {options}")]
         for group in data.exact:
             c = group.rows[k]
             better = int((c.gain > 1e-12).sum())
-            row += [f"{100 * c.eager.mean():.2f}%", f"{100 * c.other.mean():.2f}%",
-                    f"{better} of {len(c.gain)} squares"]  # fmt: skip
+            row += [w.pct(c.eager.mean()), w.pct(c.other.mean()),
+                    w.ntext("report.better_at", len(c.gain), better=better)]  # fmt: skip
         rows.append(row)
     return _table(head, rows)
 
 
-def render(data: ReportData) -> str:
+def render(data: ReportData, lang: str = "en") -> str:
+    """The page in `lang` (lv, cs, ca, en): headings, notes, tables and plots."""
+    w = ReportWords(lang)
     std = data.editions["standard"]
     friday = std["friday"]
+    command = "<code>robinson report</code>"
+    analyze = "<code>robinson analyze --players 2</code>"
+    without = ", ".join(editions_without_choices()) or w.text("report.no_edition")
     sections = [
-        ("Game length by edition", _img(figures.lengths(data.editions), "game lengths"),
-         "<p>A round is one turn of every living player; the winner's turns are the rounds the "
-         "game lasted. Skipped turns count as turns, extra rolls belong to their turn. Under eager "
-         "play standard and ca are the same game (both skip a turn on 12), and so are lv and "
-         "cs (both roll again): their curves coincide.</p>"),
-        ("Editions side by side", _img(figures.editions(data.editions), "editions")
-         + _editions_table(data), ""),
-        ("Seat advantage", _img(figures.seats(data.by_players, data.exact_two), "seat advantage"),
-         "<p>Seat 0 moves first. A value above 1 means the seat wins more than its fair share. "
-         "Simulated, with 95% intervals; the crosses are the exact values for 2 players "
-         "(<code>robinson analyze --players 2</code>).</p>"),
-        ("Where pawns land", _img(figures.heatmap(std["landings_per_game"],
-         "Landings per 4-player game (standard, eager play)"), "landing heat map"),
-         "<p>Every landing of a roll counts; the footprint on 25 also lands on 14. Canoe and "
-         "ship moves trigger nothing and are not landings.</p>"),
-        ("Expected purses", _img(figures.purses(data.by_players, 30), "purses"),
-         f"<p>In standard 4-player games a Friday is bound in {_pct(friday['p_bound'])} of "
-         f"games. Players who end as a master hold "
-         f"{_num(friday['master_worth']['difference'])} tokens more than those who do not, and "
-         f"players who end as someone's Friday hold "
-         f"{_num(friday['friday_worth']['difference'])} more. These are comparisons, not "
-         "causes: a master has been to square 29, which also says how far he got.</p>"),
-        ("The value of each choice, exactly (2 players)",
-         (_img(figures.exact_choices(data.exact), "exact choice values") + _exact_table(data))
-         if data.exact else "",
-         "<p><b>Exact</b> (the solve of <code>robinson analyze --players 2</code>, no "
-         "sampling): for every decision and every square the other pawn can stand on, the "
-         "mover's probability of winning after each option, both players eager afterwards. "
-         "The table gives plain means over those squares (each square counted once, not "
-         "weighted by how often it occurs). Editions with the same rules share one panel; "
-         f"{', '.join(editions_without_choices()) or 'no edition'} has no choices (they are "
-         "compulsory). <code>robinson analyze --policy optimal</code> gives the values under "
-         "optimal play.</p>"),
-        ("The value of each choice over whole games (simulated)",
-         _img(figures.choices(data.choices), "simulated choice values")
-         + _choices_table(data),
-         f"<p><b>Simulated</b>: two players, standard edition, {data.choice_games:,} paired "
-         "games per line: seat 0 takes the other option at that decision every time it "
-         "arises, everything else eager, on the same dice as the all-eager games.</p>"),
+        ("lengths", _img(figures.lengths(w, data.editions), w.text("report.lengths.title")),
+         w.html("report.lengths.note")),
+        ("editions", _img(figures.editions(w, data.editions), w.text("report.editions.title"))
+         + _editions_table(w, data), ""),
+        ("seats", _img(figures.seats(w, data.by_players, data.exact_two),
+                       w.text("report.seats.title")),
+         w.html("report.seats.note", command=analyze)),
+        ("heatmap", _img(figures.heatmap(w, std["landings_per_game"],
+                                         w.text("report.heatmap.caption")),
+                         w.text("report.heatmap.title")),
+         w.html("report.heatmap.note")),
+        ("purses", _img(figures.purses(w, data.by_players, 30), w.text("report.purses.title")),
+         w.html("report.purses.note", bound=_pct(w, friday["p_bound"]),
+                master=_num(w, friday["master_worth"]["difference"]),
+                friday=_num(w, friday["friday_worth"]["difference"]))),
+        ("exact",
+         (_img(figures.exact_choices(w, data.exact), w.text("report.exact.title"))
+          + _exact_table(w, data)) if data.exact else "",
+         w.html("report.exact.note", label=f"<b>{w.html('report.exact.label')}</b>",
+                command=analyze, without=html.escape(without),
+                optimal="<code>robinson analyze --policy optimal</code>")),
+        ("sim",
+         _img(figures.choices(w, data.choices), w.text("report.sim.title"))
+         + _choices_table(w, data),
+         w.html("report.sim.note", label=f"<b>{w.html('report.sim.label')}</b>",
+                games=w.count(data.choice_games))),
     ]  # fmt: skip
-    body = "".join(f"<h2>{t}</h2>{note}{content}" for t, content, note in sections)
+    body = "".join(
+        f"<h2>{w.html(f'report.{key}.title')}</h2><p>{note}</p>{content}"
+        if note
+        else f"<h2>{w.html(f'report.{key}.title')}</h2>{content}"
+        for key, content, note in sections
+    )
+    title = w.html("report.title")
+    intro = w.html("report.intro", games=w.count(data.games), seed=data.seed, command=command)
     return (
-        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-        "<title>Robinson: the game in numbers</title>"
+        f"<!DOCTYPE html><html lang={w.lang}><head><meta charset=utf-8>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title>"
         f"<style>{_STYLE}</style></head><body>"
-        "<h1>Robinson: the game in numbers</h1>"
-        "<p class=note>The value of each choice for two players is exact; every other figure "
-        f"is simulated: {data.games:,} games per setting (seed {data.seed}), all "
-        "players eager (never restart, never stay, always roll again, always jump) unless said "
-        "otherwise; intervals are 95% confidence intervals. Made by <code>robinson report"
-        "</code>.</p>"
+        f"<h1>{title}</h1>"
+        f"<p class=note>{intro}</p>"
         f"{body}</body></html>"
     )

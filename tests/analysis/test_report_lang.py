@@ -1,0 +1,79 @@
+"""`robinson report --lang`: the page in each language — `<html lang>`, a viewport meta for phones,
+headings, table headers and numbers written the language's way, all from the catalogs."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from robinson.analysis.report import build_report
+from robinson.analysis.report.data import ReportData, collect
+from robinson.analysis.report.page import render
+from robinson.cli import build_parser
+from robinson.engine import RobinsonError
+from robinson.i18n import LANGUAGES, Translator
+
+SECTIONS = ("lengths", "editions", "seats", "heatmap", "purses", "exact", "sim")
+
+
+@pytest.fixture(scope="module")
+def data() -> ReportData:
+    return collect(200, 1)
+
+
+@pytest.fixture(scope="module")
+def pages(data: ReportData) -> dict[str, str]:
+    return {lang: render(data, lang) for lang in LANGUAGES}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_page_is_in_the_language_and_reads_on_a_phone(lang: str, pages: dict[str, str]) -> None:
+    page, t = pages[lang], Translator(lang)
+    assert page.startswith(f"<!DOCTYPE html><html lang={lang}><head>")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "overflow-x: auto" in page and "<div class=scroll><table>" in page  # wide tables scroll
+    title = html.escape(t.gettext("report.title"), quote=False)
+    assert f"<title>{title}</title>" in page and f"<h1>{title}</h1>" in page
+    headings = re.findall(r"<h2>(.*?)</h2>", page)
+    assert headings == [
+        html.escape(t.gettext(f"report.{key}.title"), quote=False) for key in SECTIONS
+    ]
+    headers = set(re.findall(r"<th>(.*?)</th>", page))
+    for key in ("edition", "p_death", "decision_seat0", "decision_two", "other_option"):
+        assert html.escape(t.gettext(f"report.th.{key}"), quote=False) in headers
+    # The decisions are labelled with the language's option labels.
+    assert html.escape(f"{t.option('move')} / {t.option('restart')}", quote=False) in page
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_no_english_left_in_the_page(lang: str, pages: dict[str, str]) -> None:
+    text = re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]+"', "", pages[lang]))
+    en = Translator("en")
+    for key in ("report.lengths.title", "report.seats.note", "report.th.turns_mean"):
+        assert en.gettext(key).split("(")[0].strip() not in text, key
+    assert " games per setting" not in text and "instead of" not in text
+
+
+def test_numbers_are_written_the_languages_way(pages: dict[str, str]) -> None:
+    percent = r"\d+{sep}\d\d{space}%"
+    assert re.search(percent.format(sep=r"\.", space=""), pages["en"])
+    assert re.search(percent.format(sep=",", space=""), pages["lv"])
+    assert re.search(percent.format(sep=",", space="\xa0"), pages["cs"])
+    assert re.search(percent.format(sep=",", space="\xa0"), pages["ca"])
+    assert "200 games per setting" in pages["en"]
+
+
+def test_report_command_takes_lang() -> None:
+    args = build_parser().parse_args(["report", "--out", "x", "--lang", "cs"])
+    assert args.lang == "cs"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["report", "--out", "x", "--lang", "de"])
+
+
+def test_unknown_language_is_refused_before_simulating(tmp_path: Path) -> None:
+    with pytest.raises(RobinsonError, match="lv, cs, ca, en"):
+        build_report(tmp_path / "out", games=10**9, lang="de")
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,370 @@
+"""Many servers, one table: three `robinson serve --redis` processes on one PostgreSQL database
+and one Redis, nginx in front (deploy/nginx/robinson.conf), all real (tests/web/cluster.py).
+
+Skipped, with the reason, when redis-server, nginx or PostgreSQL is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.web.cluster import Cluster, missing
+from tests.web.conftest import Server, forward
+from tests.web.postgres import PostgresCluster
+
+REASON = missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+BOT_DELAY = 0.2  # seconds per bot move: slow enough to kill a process in the middle of a game
+TIMEOUT = 120  # no test waits longer than this for a game
+
+
+@pytest.fixture(scope="module")
+def cluster(
+    postgres: PostgresCluster, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Cluster]:
+    c = Cluster(tmp_path_factory.mktemp("cluster"), postgres.new_database(), bot_delay=BOT_DELAY)
+    yield c
+    c.stop()
+
+
+class Viewer:
+    """One WebSocket of a table, as the page holds it: it reconnects (with backoff) when its
+    process goes away and resyncs with `hello`; it records every update it is given, in order."""
+
+    def __init__(self, ws_base: str, table: str, tokens: tuple[str, ...] = ()) -> None:
+        self.url = f"{ws_base}/ws/tables/{table}"
+        self.tokens = list(tokens)
+        self.state: dict[str, Any] | None = None
+        self.versions: list[int] = []  # the version of each update, in arrival order
+        self.gaps = 0  # updates that did not follow the one before (the viewer resynced)
+        self.reconnects = 0
+        self.changed = asyncio.Event()
+        self._ws: Any = None
+        self._replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._resync: asyncio.Future[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+        await self.wait(lambda s: True)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        pause = 0.1
+        while True:
+            try:
+                async with websockets.connect(self.url, open_timeout=5) as ws:
+                    self._ws = ws
+                    hello = {"type": "hello", "lang": "en", "tokens": self.tokens}
+                    await ws.send(json.dumps(hello))
+                    pause = 0.1
+                    async for raw in ws:
+                        self._receive(json.loads(raw))
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+                pass
+            self._ws = None
+            self.reconnects += 1
+            await self._replies.put({"type": "error", "code": "disconnected"})
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 1.0)
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "snapshot":
+            self.state = msg["game"]
+        elif msg["type"] == "update":
+            assert self.state is not None
+            if msg["game"] != self.state["id"] or msg["version"] != self.state["version"] + 1:
+                self.gaps += 1
+                self._resync = asyncio.ensure_future(
+                    self._send({"type": "hello", "lang": "en", "tokens": self.tokens})
+                )
+                return
+            self.versions.append(msg["version"])
+            self.state = msg["state"]
+        elif msg["type"] == "state":
+            self.state = msg["state"]
+        elif msg["type"] in ("ack", "error") and msg.get("id") is not None:
+            self._replies.put_nowait(msg)
+        self.changed.set()
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if self._ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._ws.send(json.dumps(msg))
+
+    async def wait(self, ready: Any, timeout: float = 30) -> dict[str, Any]:
+        """Until the state satisfies `ready`; returns it."""
+        deadline = time.monotonic() + timeout
+        while self.state is None or not ready(self.state):
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.url}: state not reached in {timeout} s: {self.state}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return self.state
+
+    async def act(self, move: str, token: str) -> dict[str, Any]:
+        """Send a move at the current version; the ack, the error, or 'disconnected'."""
+        assert self.state is not None
+        while not self._replies.empty():
+            self._replies.get_nowait()
+        msg = {"type": "act", "id": 1, "game": self.state["id"], "version": self.state["version"]}
+        await self._send({**msg, "move": move, "token": token})
+        try:
+            return await asyncio.wait_for(self._replies.get(), 10)
+        except TimeoutError:
+            return {"type": "error", "code": "no_answer"}
+
+
+async def play_seat(
+    viewer: Viewer, tokens: dict[int, str], acked: list[int], pace: list[float] | None = None
+) -> None:
+    """Play the seats of `tokens` forward until the game is over; note each acked version."""
+    while True:
+        state = await viewer.wait(lambda s: s["over"] or s["to_move"] in tokens, TIMEOUT)
+        if state["over"]:
+            return
+        await asyncio.sleep(pace[0] if pace else 0)  # a list: the test may change it
+        reply = await viewer.act(forward(state["legal"]), tokens[state["to_move"]])
+        if reply["type"] == "ack":
+            acked.append(reply["version"])
+        elif reply["code"] in ("disconnected", "no_answer"):
+            await viewer.wait(lambda s: viewer._ws is not None, TIMEOUT)
+        else:
+            assert reply["code"] in ("stale_version", "not_your_turn"), reply
+            await asyncio.sleep(0.05)
+
+
+def record(server: Server, game: str) -> dict[str, Any]:
+    data: dict[str, Any] = server.get(f"/api/games/{game}/record").json()
+    return data
+
+
+def over(rec: dict[str, Any]) -> bool:
+    """Whether a record is of a finished game (its dice seed is revealed at the end)."""
+    return "seed" in rec["meta"]["dice"]
+
+
+# -- every viewer on every process -----------------------------------------------------------
+
+
+def test_seats_on_different_processes_and_every_viewer_gets_every_update_in_order(
+    cluster: Cluster,
+) -> None:
+    t = cluster.servers[0].create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    tokens = [s["token"] for s in t["seats"]]
+
+    async def run() -> tuple[list[Viewer], list[Viewer], int]:
+        # seat i plays through process i; one spectator more on each process
+        seats = [
+            Viewer(srv.ws_base, t["table"], (tokens[i],)) for i, srv in enumerate(cluster.servers)
+        ]
+        watchers = [Viewer(srv.ws_base, t["table"]) for srv in cluster.servers]
+        for v in seats + watchers:
+            await v.start()
+        acked: list[int] = []
+        await asyncio.wait_for(
+            asyncio.gather(*(play_seat(v, {i: tokens[i]}, acked) for i, v in enumerate(seats))),
+            TIMEOUT,
+        )
+        final = len(acked)
+        for v in seats + watchers:
+            await v.wait(lambda s: s["version"] == final)
+            await v.stop()
+        return seats, watchers, final
+
+    seats, watchers, final = asyncio.run(run())
+    assert final == len(record(cluster.servers[1], t["game"])["actions"])
+    for v in seats + watchers:
+        assert v.versions == list(range(1, final + 1)), v.url  # all of them, in order
+        assert v.gaps == 0 and v.reconnects == 0
+
+
+# -- the same move at two processes at once ---------------------------------------------------
+
+
+def test_the_same_move_sent_to_two_processes_at_once_is_applied_exactly_once(
+    cluster: Cluster,
+) -> None:
+    t = cluster.servers[0].create([{"name": "A"}, {"name": "B"}])
+    game, token = t["game"], t["seats"][0]["token"]
+    a, b = cluster.servers[1], cluster.servers[2]
+    for srv in (a, b):  # both hold the table in memory already
+        assert srv.get(f"/api/tables/{t['table']}").is_success
+    body = {"token": token, "version": 0, "move": "roll"}
+    barrier = threading.Barrier(2)
+    answers: list[httpx.Response] = []
+
+    def send(srv: Server) -> None:
+        with httpx.Client(timeout=10) as client:
+            barrier.wait()
+            answers.append(client.post(f"{srv.base}/api/games/{game}/actions", json=body))
+
+    threads = [threading.Thread(target=send, args=(srv,)) for srv in (a, b)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    codes = sorted(r.status_code for r in answers)
+    assert codes == [200, 409], [r.text for r in answers]
+    refused = next(r for r in answers if r.status_code == 409)
+    assert refused.json()["error"]["code"] == "stale_version"
+    assert len(record(a, game)["actions"]) == 1
+
+
+# -- kill -9 -------------------------------------------------------------------------------------
+
+
+def lease_holder(cluster: Cluster, table: str) -> str | None:
+    import redis
+
+    r = redis.Redis.from_url(cluster.redis.url)
+    try:
+        value = r.get(f"robinson:lease:{table}")
+    finally:
+        r.close()
+    return value.decode() if value else None
+
+
+def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
+    cluster: Cluster,
+) -> None:
+    front = cluster.front
+    human = front.create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    tokens = {i: s["token"] for i, s in enumerate(human["seats"])}
+    takeovers: list[float] = []
+    pace = [0.3]  # slow while processes are killed, then the game is played out
+
+    def bot_table() -> dict[str, Any]:
+        return front.create(
+            [{"name": f"B{i}", "kind": "bot", "bot": "heuristic"} for i in range(4)]
+        )
+
+    bots: list[dict[str, Any]] = []
+
+    async def run() -> list[int]:
+        # one viewer per seat through nginx: least_conn puts one on each process, so each kill
+        # takes some viewer's process away
+        viewers = [Viewer(front.ws_base, human["table"], (tokens[i],)) for i in tokens]
+        for v in viewers:
+            await v.start()
+        acked: list[int] = []
+        players = asyncio.gather(
+            *(play_seat(v, {i: tokens[i]}, acked, pace) for i, v in enumerate(viewers))
+        )
+        for _ in range(3):
+            bots.extend([await asyncio.to_thread(bot_table), await asyncio.to_thread(bot_table)])
+            await asyncio.sleep(1.0)
+            # kill the process driving a bot table that is still going, else any
+            going = [b for b in bots if not over(record(front, b["game"]))]
+            holder = lease_holder(cluster, going[0]["table"]) if going else None
+            victim = cluster.server_of(holder) if holder else cluster.servers[0]
+            led = [b for b in going if lease_holder(cluster, b["table"]) == holder]
+            before = {b["table"]: len(record(front, b["game"])["actions"]) for b in led}
+            killed_at = time.monotonic()
+            await asyncio.to_thread(victim.kill)
+            # each bot table it drove goes on (another process took its lease over)
+            for b in led:
+                while True:
+                    assert time.monotonic() - killed_at < 30, "a bot table stopped for good"
+                    rec = await asyncio.to_thread(record, front, b["game"])
+                    if len(rec["actions"]) > before[b["table"]] or over(rec):
+                        takeovers.append(time.monotonic() - killed_at)
+                        break
+                    await asyncio.sleep(0.1)
+            await asyncio.to_thread(victim.start)
+        pace[0] = 0
+        await asyncio.wait_for(players, TIMEOUT)
+        for v in viewers:
+            await v.stop()
+        # viewers of killed processes came back through nginx (to the others) and went on
+        assert sum(v.reconnects for v in viewers) >= 1
+        return acked
+
+    acked = asyncio.run(run())
+    rec = record(front, human["game"])
+    # every acknowledged move is in the log, at its place, and the log has nothing else twice
+    assert over(rec)
+    assert sorted(acked) == list(range(1, len(rec["actions"]) + 1))
+    print(f"bot tables went on {', '.join(f'{t:.1f}' for t in takeovers)} s after a kill -9")
+    for b in bots:  # every bot game ends (each move once: the store's key)
+        deadline = time.monotonic() + TIMEOUT
+        while not over(record(front, b["game"])):
+            assert time.monotonic() < deadline, "a bot game did not end"
+            time.sleep(0.5)
+
+
+# -- Redis restarted ------------------------------------------------------------------------------
+
+
+def test_redis_restarted_mid_game_play_goes_on_after_a_resync(cluster: Cluster) -> None:
+    t = cluster.servers[0].create(
+        [{"name": "Ann"}, {"name": "Bo"}, {"name": "Bot", "kind": "bot", "bot": "heuristic"}]
+    )
+    tokens = [s["token"] for s in t["seats"]]
+
+    async def run() -> tuple[list[Viewer], list[int]]:
+        seats = [
+            Viewer(cluster.servers[0].ws_base, t["table"], (tokens[0],)),
+            Viewer(cluster.servers[1].ws_base, t["table"], (tokens[1],)),
+        ]
+        watcher = Viewer(cluster.servers[2].ws_base, t["table"])
+        for v in [*seats, watcher]:
+            await v.start()
+        acked: list[int] = []
+        players = [
+            asyncio.create_task(play_seat(v, {i: tokens[i]}, acked)) for i, v in enumerate(seats)
+        ]
+        await watcher.wait(lambda s: s["version"] >= 6 or s["over"])
+        await asyncio.to_thread(cluster.redis.restart)
+        await asyncio.wait_for(asyncio.gather(*players), TIMEOUT)
+        final = (await seats[0].wait(lambda s: s["over"]))["version"]
+        for v in [*seats, watcher]:
+            await v.wait(lambda s: s["version"] == final)
+            await v.stop()
+        return [*seats, watcher], acked
+
+    viewers, acked = asyncio.run(run())
+    rec = record(cluster.servers[2], t["game"])
+    assert over(rec)  # the bot (driven by one process, its lease lost with Redis) went on too
+    assert len(set(acked)) == len(acked)
+    assert set(acked) <= set(range(1, len(rec["actions"]) + 1))
+    for v in viewers:
+        assert v.state is not None and v.state["version"] == len(rec["actions"])
+
+
+# -- the browser, through nginx -------------------------------------------------------------------
+
+
+def test_the_browser_plays_a_full_game_through_nginx(cluster: Cluster, tmp_path: Path) -> None:
+    pytest.importorskip("playwright")
+    from tests.web import test_browser
+
+    if test_browser.CHROMIUM is None:
+        pytest.skip("Chromium not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+        try:
+            test_browser.test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
+                cluster.front, browser
+            )
+        finally:
+            browser.close()
