@@ -196,3 +196,21 @@ def test_names_with_bidi_controls_or_nothing_visible_or_a_neighbours_name_are_re
     for names in (accepted[:4], accepted[4:]):
         r = server.post("/api/tables", {"seats": [{"name": n} for n in names]})
         assert r.status_code == 201, (names, r.text)
+
+
+def test_a_bug_of_ours_is_a_500_in_the_envelope_with_the_security_headers(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from robinson.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+
+    @app.get("/api/broken")
+    async def broken() -> None:
+        raise ZeroDivisionError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/api/broken")
+    assert "bug of ours" in _envelope(r, 500, "internal")
+    assert r.headers["content-security-policy"] == CSP
+    assert r.headers["x-frame-options"] == "DENY"

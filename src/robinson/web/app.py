@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException
 
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
-from robinson.web.guard import Guard
+from robinson.web.guard import HEADERS, Guard
 from robinson.web.odds import OddsService
 from robinson.web.ratelimit import Limiter, Rates
 from robinson.web.routes import games, meta, odds, pages, socket, tables
@@ -110,4 +110,6 @@ async def http_error(request: Request, e: HTTPException) -> JSONResponse:
 
 async def internal_error(_: Request, e: Exception) -> JSONResponse:
     log.error("unexpected error", exc_info=e)
-    return _error("internal", "the server failed; this is a bug of ours", 500)
+    # Starlette answers this one outside the middleware, so the guard's headers are added here.
+    secure = {name.decode(): value.decode() for name, value in HEADERS}
+    return _error("internal", "the server failed; this is a bug of ours", 500, **secure)

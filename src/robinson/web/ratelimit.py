@@ -2,8 +2,9 @@
 
 Three things are counted: creating tables, acting (moves, seat hand-overs, rematches, over REST
 and WebSocket alike) and opening table sockets. Over a limit the answer is `rate_limited` (429)
-with `Retry-After` in whole seconds. The address is the connection's peer: behind a reverse
-proxy every client shares the proxy's address, so raise the limits there (or limit at the proxy).
+with `Retry-After` in whole seconds. The address is the client's as uvicorn reports it: from
+`X-Forwarded-For` when the proxy is a trusted one (127.0.0.1 by default, as in deploy/nginx),
+else the TCP peer, so behind an untrusted proxy every client shares the proxy's address.
 """
 
 from __future__ import annotations
