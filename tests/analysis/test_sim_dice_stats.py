@@ -14,6 +14,7 @@ from robinson.analysis.sim.dice import faces, game_key
 from robinson.analysis.sim.kernel import game_key as compiled_game_key
 from robinson.analysis.sim.policies import fast_tables
 from robinson.analysis.sim.stats import Histogram, Moments, proportion
+from robinson.bots import make_bot
 from robinson.engine import Ruleset
 
 
@@ -99,7 +100,7 @@ def test_bad_arguments_are_refused_with_a_message(games: int, engine: str) -> No
 def test_results_do_not_depend_on_threads_or_batch_cuts() -> None:
     """Game g is game g: one thread or all of them, one batch or several."""
     setup = Setup(Ruleset("cs"), 5, first=2, seed=17)
-    tables = fast_tables("heuristic", setup.ruleset, 5)
+    tables = fast_tables(make_bot("heuristic").choose, setup.ruleset, 5)
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)

@@ -14,6 +14,7 @@ import pytest
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
 from robinson.analysis.sim.policies import fast_policy, fast_tables, python_decider, table_decider
+from robinson.bots import make_bot
 from robinson.engine import EDITIONS, Ruleset
 
 GAMES_PER_EDITION = 10_000
@@ -30,7 +31,7 @@ MAX_ROLLS = 2_000
 
 def _tables(kind: str, ruleset: Ruleset, players: int, rng: np.random.Generator) -> np.ndarray:
     if kind in ("eager", "heuristic"):
-        return fast_tables(kind, ruleset, players)
+        return fast_tables(make_bot(kind).choose, ruleset, players)
     tables = rng.integers(0, 2, size=(players, 4, 7)).astype(np.int8)
     tables[:, 1, :] = rng.random((players, 7)) < 0.8  # mostly leave the tree: games end
     return tables

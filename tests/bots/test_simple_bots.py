@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from robinson.bots import BOT_NAMES, make_bot
@@ -46,6 +49,13 @@ def test_eager_never_holds_back() -> None:
 
 
 def test_the_optimal_bot_is_registered_without_importing_the_analysis() -> None:
+    # In a fresh interpreter: this test process has long imported the analysis.
+    code = (
+        "import sys, robinson.bots\n"
+        "assert 'optimal' in robinson.bots.BOT_NAMES\n"
+        "sys.exit(1 if 'robinson.analysis' in sys.modules else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
     assert "optimal" in BOT_NAMES
     state = from_text("standard,30,10,half 20 0c 23/20 0/20")
     assert make_bot("optimal").choose(state).option in ("jump", "stay")

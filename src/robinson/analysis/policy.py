@@ -1,5 +1,5 @@
-"""Policies: who decides what at squares 4, 7, 20 and 23. Shared by the exact analysis, the
-simulator and the bots.
+"""Policies: who decides what at the decision squares (the engine's `DECISION_TABLE`). Shared by
+the exact analysis, the simulator and the bots.
 
 Stable API
 ----------
@@ -35,29 +35,26 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from robinson.engine import DECISIONS, Choose, Phase, RobinsonError, Ruleset, State
+from robinson.analysis.decisions import (
+    DECISION_KINDS,
+    DECISION_SQUARES,
+    EAGER_OPTION,
+    OTHER_OPTION,
+    check_decision,
+)
+from robinson.engine import Choose, RobinsonError, Ruleset, State
 
-# Decision phases in the order of the table's first axis.
-DECISION_KINDS: tuple[Phase, ...] = (Phase.SHIPWRECK, Phase.TREE, Phase.BREAD, Phase.CANOE)
-# The square each decision belongs to.
-DECISION_SQUARES: dict[Phase, int] = {
-    Phase.SHIPWRECK: 4,
-    Phase.TREE: 7,
-    Phase.BREAD: 20,
-    Phase.CANOE: 23,
-}
-# Always forward.
-EAGER_OPTION: dict[Phase, str] = {
-    Phase.SHIPWRECK: "move",
-    Phase.TREE: "move",
-    Phase.BREAD: "again",
-    Phase.CANOE: "jump",
-}
-# The option that is not the eager one.
-OTHER_OPTION: dict[Phase, str] = {
-    phase: next(o for o in options if o != EAGER_OPTION[phase])
-    for phase, options in DECISIONS.items()
-}
+__all__ = [
+    "DECISION_KINDS",
+    "DECISION_SQUARES",
+    "EAGER_OPTION",
+    "OTHER_OPTION",
+    "POLICIES",
+    "EagerPolicy",
+    "Policy",
+    "check_decision",
+    "make_policy",
+]
 
 POLICIES: tuple[str, ...] = ("eager", "optimal")
 
@@ -70,22 +67,13 @@ class Policy(Protocol):
         ...
 
 
-def _check_decision(state: State) -> Phase:
-    if state.phase not in EAGER_OPTION:
-        raise RobinsonError(
-            f"a policy decides only at a decision (shipwreck, tree, bread, canoe), "
-            f"got phase {state.phase.value!r}"
-        )
-    return state.phase
-
-
 class EagerPolicy:
     """Never restart, never stay, always roll again, always jump."""
 
     name = "eager"
 
     def decide(self, state: State) -> Choose:
-        return Choose(EAGER_OPTION[_check_decision(state)])
+        return Choose(EAGER_OPTION[check_decision(state)])
 
 
 def make_policy(name: str, ruleset: Ruleset | None = None, players: int = 2) -> Policy:

@@ -1,5 +1,5 @@
 """Players that choose. The die is never a bot's business: bots only answer decisions
-(squares 4, 7, 20, 23), and only when `state.phase` is a decision phase.
+(the engine's `DECISION_TABLE`), and only when `state.phase` is a decision phase.
 
 Find a bot by name with `make_bot(name, seed)`; `BOT_NAMES` lists the known ones. Other parts of
 the project (e.g. the analysis' optimal bot) add themselves with `register`.

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 from robinson.bots.base import register
-from robinson.engine import DECISIONS, SQUARES, Choose, Effect, Phase, State
-from robinson.engine.board import target_of
+from robinson.engine import (
+    DECISION_OF,
+    DECISIONS,
+    FACES,
+    Board,
+    Choose,
+    Effect,
+    Phase,
+    State,
+    target_of,
+)
 
 # Tokens are worth little next to squares in a race; this weight only breaks near-ties.
 _TOKEN_WEIGHT = 0.25
@@ -24,30 +32,23 @@ class RandomBot:
 
 
 class EagerBot:
-    """Always forward: never restart, never stay, always roll again, always jump."""
+    """Always forward: never restart, never stay, always roll again, always jump (the forward
+    option of the engine's decision table)."""
 
     name = "eager"
-    _PICK: ClassVar[dict[Phase, str]] = {
-        Phase.SHIPWRECK: "move",
-        Phase.TREE: "move",
-        Phase.BREAD: "again",
-        Phase.CANOE: "jump",
-    }
 
     def __init__(self, seed: int | None = None) -> None:
         del seed
 
     def choose(self, state: State) -> Choose:
-        return Choose(self._PICK[state.phase])
+        return Choose(DECISION_OF[state.phase].forward)
 
 
-def _worth(square: int) -> float:
-    """How good it is to stand on `square` after landing there: progress plus money."""
-    sq = SQUARES[square]
-    if sq.effect is Effect.FOOTPRINT:
-        return _worth(14)
-    if sq.effect is Effect.CANOE:
-        return _worth(27)
+def _worth(board: Board, square: int) -> float:
+    """How good it is to stand on `square` of `board` after landing there: progress plus money."""
+    sq = board[square]
+    if sq.effect is Effect.FOOTPRINT or sq.effect is Effect.CANOE:
+        return _worth(board, square if sq.target is None else sq.target)  # where it leads
     money = {Effect.RECEIVE: sq.amount, Effect.PAY: -sq.amount, Effect.NEIGHBOUR: -sq.amount}
     value = square + _TOKEN_WEIGHT * money.get(sq.effect, 0)
     if sq.effect is Effect.FEVER or sq.effect is Effect.GALLOWS:
@@ -56,7 +57,8 @@ def _worth(square: int) -> float:
 
 
 class HeuristicBot:
-    """Compares where each option leaves the pawn, by progress and money."""
+    """Compares where each option leaves the pawn, by progress and money, on the board of the
+    ruleset it plays."""
 
     name = "heuristic"
 
@@ -66,20 +68,24 @@ class HeuristicBot:
     def choose(self, state: State) -> Choose:
         seat = state.to_move
         assert seat is not None
+        board = state.ruleset.board
         here = state.players[seat].position
         face = state.pending_roll
+        decision = DECISION_OF[state.phase]
+        onward, other = decision.forward, decision.other
         if state.phase is Phase.SHIPWRECK:
             assert face is not None
-            restart = _worth(target_of(0, face)[0])
-            move = _worth(target_of(here, face)[0])
-            return Choose("restart" if restart > move else "move")
+            restart = _worth(board, target_of(0, face)[0])
+            move = _worth(board, target_of(here, face)[0])
+            return Choose(other if restart > move else onward)
         if state.phase is Phase.TREE:
             assert face is not None
-            return Choose("move" if _worth(target_of(here, face)[0]) > _worth(here) else "stay")
+            move = _worth(board, target_of(here, face)[0])
+            return Choose(onward if move > _worth(board, here) else other)
         if state.phase is Phase.BREAD:
-            average = sum(_worth(target_of(here, f)[0]) for f in range(1, 7)) / 6
-            return Choose("again" if average > _worth(here) else "stop")
-        return Choose("jump")  # the canoe skips 25 and 26 and gains four squares
+            average = sum(_worth(board, target_of(here, f)[0]) for f in FACES) / len(FACES)
+            return Choose(onward if average > _worth(board, here) else other)
+        return Choose(onward)  # the canoe skips 25 and 26 and gains four squares
 
 
 register("random", RandomBot)

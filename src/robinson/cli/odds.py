@@ -17,8 +17,7 @@ from typing import Any
 
 from babel.numbers import format_percent
 
-from robinson.engine import GameRecord, Phase, RobinsonError, State
-from robinson.engine.events import Event, TurnBegan
+from robinson.engine import Event, GameRecord, Phase, RobinsonError, State, TurnBegan
 from robinson.i18n import Translator
 
 CHART_GAMES = 20_000  # games per position when a whole game's chances are simulated

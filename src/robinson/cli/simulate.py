@@ -9,6 +9,7 @@ from typing import Any
 
 from robinson.analysis.sim import ENGINES
 from robinson.analysis.sim.dice import MASK
+from robinson.bots import BOT_NAMES, make_bot
 from robinson.engine import EDITIONS, MAX_PLAYERS, MIN_PLAYERS, RobinsonError, Ruleset
 
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         ruleset = Ruleset(args.edition, args.start_tokens, args.stake, args.share)
         setup = Setup(ruleset, args.players, args.first, args.seed)
-        result = simulate(setup, args.games, args.policy, args.engine)
+        result = simulate(setup, args.games, _policy(args.policy, args.engine), args.engine)
     except (RobinsonError, PolicyError, ValueError) as e:
         print(f"robinson simulate: {e}", file=sys.stderr)
         return 2
@@ -115,3 +116,18 @@ def _text(d: dict[str, Any]) -> str:
         f"10%-90% {pot['p10']}-{pot['p90']}"
     )
     return "\n".join(lines)
+
+
+def _policy(name: str, engine: str) -> Any:
+    """What the simulator plays for `--policy name`: a policy of the analysis by its name, a bot
+    by its decision function (the simulator sits below the bots and does not import them). The
+    fast engine plays tables of local deciders only; other names go through as names, for the
+    simulator to refuse with its own message."""
+    from robinson.analysis.policy import POLICIES
+    from robinson.analysis.sim.policies import LOCAL_POLICIES
+
+    if name in POLICIES or name not in BOT_NAMES:
+        return name
+    if engine == "fast" and name not in LOCAL_POLICIES:
+        return name
+    return make_bot(name).choose

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from robinson.web.dice import DiceMismatch, verify_record
+    from robinson.fairdice import DiceMismatch, verify_record
 
     status = 0
     for path in args.files:

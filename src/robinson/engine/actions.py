@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from robinson.engine.decisions import OPTIONS
 from robinson.engine.errors import MalformedInput
 
 FACES = (1, 2, 3, 4, 5, 6)
-OPTIONS = ("restart", "move", "stay", "again", "stop", "jump")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 from robinson.engine import board
 from robinson.engine.actions import FACES, Action, Choose, Roll
-from robinson.engine.board import SQUARES, Effect
+from robinson.engine.board import Board, Effect
+from robinson.engine.decisions import DECISION_OF, DECISIONS
 from robinson.engine.errors import BadRuleset, IllegalAction
 from robinson.engine.events import (
     BecameFriday,
@@ -35,15 +36,17 @@ from robinson.engine.events import (
     Won,
 )
 from robinson.engine.ruleset import Fever, Ruleset, check_player_count
-from robinson.engine.state import DECISIONS, Phase, Player, State
+from robinson.engine.state import Phase, Player, State
 
 _DIE_PROBABILITY = 1 / len(FACES)
 _ROLLS = tuple(Roll(f) for f in FACES)
 _OUTCOMES = tuple((r, _DIE_PROBABILITY) for r in _ROLLS)
 _CHOICES = {phase: tuple(Choose(o) for o in options) for phase, options in DECISIONS.items()}
 
-# The square each decision belongs to, for events and messages.
-_DECISION_SQUARE = {Phase.SHIPWRECK: 4, Phase.TREE: 7, Phase.BREAD: 20, Phase.CANOE: 23}
+
+def _decision_square(board_: Board, phase: Phase) -> int:
+    """The square the pending decision belongs to, on this board (for events and messages)."""
+    return board_.square_of(DECISION_OF[phase].effect)
 
 
 def new_game(players: int, ruleset: Ruleset | None = None, first: int = 0) -> State:
@@ -85,7 +88,7 @@ def expected(state: State) -> str:
     if state.phase is Phase.ROLL:
         return f"a roll (1 to 6) for seat {state.to_move}"
     a, b = DECISIONS[state.phase]
-    square = _DECISION_SQUARE[state.phase]
+    square = _decision_square(state.ruleset.board, state.phase)
     seen = f" with a roll of {state.pending_roll}" if state.pending_roll is not None else ""
     return f"a choice of {a!r} or {b!r} for seat {state.to_move} on square {square}{seen}"
 
@@ -113,6 +116,8 @@ class _Table:
         self.original = state
         self.ruleset = state.ruleset
         self.optional = state.ruleset.optional_choices
+        self.board = state.ruleset.board
+        self.squares = self.board.squares  # a plain tuple: indexed on every roll
         self.position = [p.position for p in state.players]
         self.purse = [p.purse for p in state.players]
         self.alive = [p.alive for p in state.players]
@@ -184,7 +189,8 @@ class _Table:
         seat = self.seat
         self.events.append(Rolled(seat, face))
         here = self.position[seat]
-        if here == board.GALLOWS and face == board.DEATH_ROLL:
+        effect = self.squares[here].effect
+        if effect is Effect.GALLOWS and face == board.DEATH_ROLL:
             self.die(seat)
             return
         if self.marked[seat]:
@@ -194,34 +200,36 @@ class _Table:
             self.marked[seat] = False
             self.move_by(seat, 0, face, cause="restart")
             return
-        if here == 7 and self.optional:
+        if effect is Effect.TREE and self.optional:
             self.await_decision(Phase.TREE, face)
             return
         self.move_by(seat, here, face, cause="roll")
 
     def choose(self, option: str) -> None:
         seat, phase, face = self.seat, self.phase, self.pending_roll
-        self.events.append(Chose(seat, option, _DECISION_SQUARE[phase]))
+        square = _decision_square(self.board, phase)
+        self.events.append(Chose(seat, option, square))
         self.phase, self.pending_roll = Phase.ROLL, None
+        onward = option == DECISION_OF[phase].forward  # move, move, again, jump
         if phase is Phase.SHIPWRECK:
             assert face is not None
             self.marked[seat] = False
-            start = 0 if option == "restart" else self.position[seat]
-            self.move_by(seat, start, face, cause="restart" if option == "restart" else "roll")
+            start = self.position[seat] if onward else 0
+            self.move_by(seat, start, face, cause="roll" if onward else "restart")
         elif phase is Phase.TREE:
             assert face is not None
-            if option == "move":
+            if onward:
                 self.move_by(seat, self.position[seat], face, cause="roll")
             else:
                 self.end_turn()
         elif phase is Phase.BREAD:
-            if option == "again":
-                self.events.append(ExtraRoll(seat, 20))
+            if onward:
+                self.events.append(ExtraRoll(seat, square))
             else:
                 self.end_turn()
         else:  # Phase.CANOE
-            if option == "jump":
-                self.jump(seat, board.CANOE_TARGET, "canoe")
+            if onward:
+                self.jump(seat, self.squares[square].target or square, "canoe")
             self.end_turn()
 
     def await_decision(self, phase: Phase, face: int | None = None) -> None:
@@ -245,7 +253,7 @@ class _Table:
 
     def land(self, seat: int, square: int) -> None:
         """Resolve the square landed on, then end the turn unless it continues (section 5)."""
-        sq = SQUARES[square]
+        sq = self.squares[square]
         effect = sq.effect
         if effect is Effect.TRAVEL:
             for payer in (seat, *self._seats_after(seat)):
@@ -281,17 +289,18 @@ class _Table:
             if self.optional:
                 self.await_decision(Phase.CANOE)
                 return
-            self.jump(seat, board.CANOE_TARGET, "canoe")
+            self.jump(seat, sq.target or square, "canoe")
         elif effect is Effect.FOOTPRINT:
-            self.jump(seat, board.FOOTPRINT_TARGET, "footprint")
-            self.land(seat, board.FOOTPRINT_TARGET)
+            target = sq.target or square
+            self.jump(seat, target, "footprint")
+            self.land(seat, target)
             return
         elif effect is Effect.FRIDAY:
             self.bind_friday(seat, sq.amount)
         elif effect is Effect.RESCUE:
             self.rescue(seat, sq.amount)
         elif effect is Effect.SHIP:
-            self.swap(seat)
+            self.swap(seat, square, sq.target or square)
         elif effect is Effect.HOME:
             self.win(seat)
             return
@@ -322,14 +331,14 @@ class _Table:
             if friday is not None:
                 self.transfer(payer, friday, amount, Reason.RESCUE)
 
-    def swap(self, seat: int) -> None:
+    def swap(self, seat: int, ship: int, target: int) -> None:
         """Square 36: trade places with every living player on 41; nothing is triggered."""
-        others = tuple(s for s in self._seats_after(seat) if self.position[s] == board.SHIP_SWAP)
+        others = tuple(s for s in self._seats_after(seat) if self.position[s] == target)
         if not others:
             return
-        self.jump(seat, board.SHIP_SWAP, "swap")
+        self.jump(seat, target, "swap")
         for other in others:
-            self.jump(other, board.SHIP, "swap")
+            self.jump(other, ship, "swap")
         self.events.append(Swapped(seat, others))
 
     # -- money ---------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Editions and options: the ruleset is data, validated when it is made.
 
-The sources differ on two points only (RULES.md section 9): what the fever on square 12 does, and
-whether the "may" of squares 4, 7, 20 and 23 offers a choice or compels. An `Edition` fixes both;
-a `Ruleset` is an edition plus the money options. Editions live in a small registry found by name,
+The sources differ on two points only (RULES.md section 9): what the fever does, and whether the
+"may" of the decision squares (`decisions.DECISION_TABLE`) offers a choice or compels. An
+`Edition` is a board (`board.Board`, the squares as data) plus these two switches; a `Ruleset` is
+an edition plus the money options. Editions live in a small registry found by name,
 the way python-chess keeps its variants.
 """
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from robinson.engine.board import STANDARD_BOARD, Board
 from robinson.engine.errors import BadRuleset
 
 MIN_PLAYERS = 2
@@ -19,14 +21,14 @@ MAX_PLAYERS = 8
 
 
 class Fever(Enum):
-    """What landing on square 12 does."""
+    """What landing on the fever square does."""
 
     EXTRA_ROLL = "extra_roll"
     SKIP_TURN = "skip_turn"
 
 
 class Choices(Enum):
-    """Whether squares 4, 7, 20 and 23 offer the player a decision or apply by force."""
+    """Whether the decision squares offer the player a decision or apply by force."""
 
     OPTIONAL = "optional"
     COMPULSORY = "compulsory"
@@ -49,6 +51,7 @@ class Edition:
     fever: Fever
     choices: Choices
     source: str
+    board: Board = STANDARD_BOARD
 
     @property
     def optional(self) -> bool:
@@ -103,6 +106,10 @@ class Ruleset:
     @property
     def rules(self) -> Edition:
         return find_edition(self.edition)
+
+    @property
+    def board(self) -> Board:
+        return self.rules.board
 
     @property
     def fever(self) -> Fever:

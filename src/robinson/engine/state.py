@@ -19,15 +19,6 @@ class Phase(Enum):
     OVER = "over"
 
 
-# The options each decision offers, in the order interfaces show them.
-DECISIONS: dict[Phase, tuple[str, str]] = {
-    Phase.SHIPWRECK: ("restart", "move"),
-    Phase.TREE: ("stay", "move"),
-    Phase.BREAD: ("again", "stop"),
-    Phase.CANOE: ("jump", "stay"),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Player:
     position: int = 0

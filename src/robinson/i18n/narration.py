@@ -8,13 +8,22 @@ so that each language can put "the bank" in the right grammatical case.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from robinson.engine import HOME, Reason, RobinsonError
+from robinson.engine import BREAD_SQUARE, HOME, Reason, RobinsonError
 from robinson.engine import events as ev
 
-if TYPE_CHECKING:
-    from robinson.i18n.translator import Translator
+
+class Translator(Protocol):
+    """What narration asks of `robinson.i18n.translator.Translator` (which imports this module,
+    so this one names only the methods it uses: no import loop)."""
+
+    def gettext(self, key: str) -> str: ...
+    def format(self, key: str, **fields: Any) -> str: ...
+    def nformat(self, key: str, n: int, **fields: Any) -> str: ...
+    def tokens(self, n: int) -> str: ...
+    def join_names(self, names: Sequence[str]) -> str: ...
+
 
 Narrator = Callable[["Translator", Any, Sequence[str]], str]
 
@@ -46,9 +55,9 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
             lines.append("")  # already said by the bounce
         elif (
             isinstance(event, ev.Chose)
-            and event.square == 20
+            and event.square == BREAD_SQUARE
             and isinstance(after, ev.ExtraRoll)
-            and after.square == 20
+            and after.square == BREAD_SQUARE
             and after.seat == event.seat
         ):
             lines.append("")  # "Anna bakes bread and rolls again." says it

@@ -8,7 +8,17 @@ the rule in force: the seed's where it agrees, ours where it does not.
 
 from __future__ import annotations
 
-from robinson.engine import Fever, Ruleset
+from robinson.engine import (
+    DECISION_TABLE,
+    FEVER_SQUARE,
+    HOME,
+    SHIP,
+    SQUARES,
+    Effect,
+    Fever,
+    Phase,
+    Ruleset,
+)
 
 # What each language's own square-12 text says. English follows the recommended reading (skip).
 _SEED_FEVER = {
@@ -19,18 +29,16 @@ _SEED_FEVER = {
 }
 _FEVER_KEY = {Fever.EXTRA_ROLL: "effect.12.extra", Fever.SKIP_TURN: "effect.12.skip"}
 
-# Squares whose "may" becomes "must" when the edition's choices are compulsory.
+# The decision squares, whose "may" becomes "must" when the edition's choices are compulsory
+# (the tree's compulsory line says the turn is skipped).
 _COMPULSORY_KEY = {
-    4: "effect.4.must",
-    7: "effect.7.skip",
-    20: "effect.20.must",
-    23: "effect.23.must",
+    d.square: f"effect.{d.square}.{'skip' if d.phase is Phase.TREE else 'must'}"
+    for d in DECISION_TABLE
 }
 
-# Squares whose seed text carries an effect line (the same squares in every language).
-SQUARES_WITH_EFFECT = frozenset(
-    {1, 3, 4, 7, 8, 10, 11, 12, 14, 15, 17, 18, 20, 23, 25, 26, 29, 32, 33, 36, 40, 42, 45}
-)
+# Squares whose seed text carries an effect line (the same squares in every language): every
+# square of the standard board that does something.
+SQUARES_WITH_EFFECT = frozenset(sq.number for sq in SQUARES if sq.effect is not Effect.STORY)
 
 
 def effect_key(number: int, ruleset: Ruleset, lang: str) -> str | None:
@@ -40,11 +48,11 @@ def effect_key(number: int, ruleset: Ruleset, lang: str) -> str | None:
     seed = f"square.{number}.effect"
     if number in _COMPULSORY_KEY and not ruleset.optional_choices:
         return _COMPULSORY_KEY[number]
-    if number == 12 and ruleset.fever is not _SEED_FEVER[lang]:
+    if number == FEVER_SQUARE and ruleset.fever is not _SEED_FEVER[lang]:
         return _FEVER_KEY[ruleset.fever]
-    if number == 36 and lang == "lv":
+    if number == SHIP and lang == "lv":
         # The Latvian text lets the player from 41 choose ("drīkst"); the rule moves him.
         return "effect.36.swap"
-    if number == 45 and ruleset.share == "third":
+    if number == HOME and ruleset.share == "third":
         return "effect.45.third"
     return seed

@@ -12,20 +12,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from robinson.engine import DECISIONS, HOME, Phase, RobinsonError, Ruleset, State
-from robinson.engine.board import target_of
-from robinson.engine.events import Event
+from robinson.engine import (
+    DECISION_TABLE,
+    DECISIONS,
+    HOME,
+    OPTIONS,
+    Event,
+    Phase,
+    RobinsonError,
+    Ruleset,
+    State,
+    target_of,
+)
 from robinson.i18n import narration
 from robinson.i18n.catalogs import check_language, load_catalog, translations
 from robinson.i18n.squares import effect_key
 
-_DECISION_PROMPT = {
-    Phase.SHIPWRECK: "prompt.shipwreck",
-    Phase.TREE: "prompt.tree",
-    Phase.BREAD: "prompt.bread",
-    Phase.CANOE: "prompt.canoe",
-}
-_OPTIONS = ("restart", "move", "stay", "again", "stop", "jump")
+# Message keys derived from the engine's decision table: `prompt.<phase>`, `option.<option>`.
+_DECISION_PROMPT = {d.phase: f"prompt.{d.phase.value}" for d in DECISION_TABLE}
+_OPTIONS = OPTIONS
 
 # Catalan elides "de" before a vowel or a mute h: "el Divendres d'Anna", "de Bernat".
 _CA_DE_FIELD = re.compile(r"\bde \{(\w+)\}")

@@ -32,8 +32,19 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from robinson.engine import FACES, OPTIONS, Choose, Roll, Ruleset, State, apply, new_game, to_text
-from robinson.engine.ruleset import MAX_PLAYERS, MIN_PLAYERS
+from robinson.engine import (
+    FACES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTIONS,
+    Choose,
+    Roll,
+    Ruleset,
+    State,
+    apply,
+    new_game,
+    to_text,
+)
 from robinson.rl.match import check_reward, encode, final_reward, legal, observation_size
 
 NAME = "python_robinson"

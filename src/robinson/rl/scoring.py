@@ -45,6 +45,7 @@ from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import (
     DECISIONS,
     MIN_PLAYERS,
+    SHIPWRECK_SQUARE,
     Choose,
     Phase,
     Player,
@@ -98,7 +99,10 @@ class PawnPosition:
             raise RobinsonError(f"{len(self.others) + 1} living pawns do not fit {players} seats")
         purse = ruleset.start_tokens - ruleset.stake
         seats = [Player(self.square, purse, shipwrecked=self.decision == "shipwreck")]
-        seats += [Player(sq, purse, skips=sk, shipwrecked=sq == 4) for sq, sk in self.others]
+        seats += [
+            Player(sq, purse, skips=sk, shipwrecked=sq == SHIPWRECK_SQUARE)
+            for sq, sk in self.others
+        ]
         seats += [Player(42, purse, alive=False)] * dead
         phase = Phase(self.decision)
         return State(ruleset, tuple(seats), players * ruleset.stake, 0, phase, self.roll)

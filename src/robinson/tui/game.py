@@ -13,14 +13,25 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import Protocol, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
 from robinson.bots import Bot, make_bot
-from robinson.engine import Action, Choose, GameRecord, Phase, Roll, Ruleset, State, apply
-from robinson.engine.events import Event, Moved, TurnBegan
+from robinson.engine import (
+    Action,
+    Choose,
+    Event,
+    GameRecord,
+    Moved,
+    Phase,
+    Roll,
+    Ruleset,
+    State,
+    TurnBegan,
+    apply,
+)
 from robinson.i18n import Translator
 from robinson.tui.board import (
     SEAT_STYLES,
@@ -32,8 +43,14 @@ from robinson.tui.board import (
 )
 from robinson.tui.leads import leads
 
-if TYPE_CHECKING:
-    from robinson.cli.odds import OddsLines
+
+class OddsLines(Protocol):
+    """The chance lines of `--odds` (`robinson.cli.odds.OddsLines`, which sits above the terminal
+    and hands itself in: named here by what the game asks of it)."""
+
+    def after(self, events: Sequence[Event], state: State) -> list[str]: ...
+    def at(self, state: State) -> list[str]: ...
+
 
 HUMAN = "human"
 QUIT_WORDS = ("q", "quit")

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from robinson.engine import SQUARES, Effect, Fever, Phase, Ruleset, State
-from robinson.engine.board import target_of
+from robinson.engine import DECISION_OF, SQUARES, Effect, Fever, Phase, Ruleset, State, target_of
 from robinson.i18n import Translator
 
 # Square effects whose consequence depends on whether the edition's choices are optional.
@@ -62,17 +61,19 @@ def leads(t: Translator, state: State) -> list[Lead]:
     assert seat is not None
     here = state.players[seat].position
     face = state.pending_roll
+    decision = DECISION_OF[state.phase]  # option names come from the engine's table
     out = []
     for option, label in t.options(state):
         square: int | None = None
         what = ""
-        if state.phase in (Phase.SHIPWRECK, Phase.TREE) and option in ("restart", "move"):
+        onward = option == decision.forward
+        if decision.roll_in_view and (onward or state.phase is Phase.SHIPWRECK):  # move, restart
             assert face is not None
-            square = target_of(0 if option == "restart" else here, face)[0]
+            square = target_of(here if onward else 0, face)[0]
             what = landing(t, square, state)
-        elif option == "stay":
+        elif not onward and state.phase is not Phase.BREAD:  # stay (tree, canoe)
             what = t.format("lead.stay", square=here)
-        elif option == "again":
+        elif onward and state.phase is Phase.BREAD:  # again
             footprint = next(s.number for s in SQUARES if s.effect is Effect.FOOTPRINT)
             what = t.format(
                 "lead.again",
@@ -80,9 +81,9 @@ def leads(t: Translator, state: State) -> list[Lead]:
                 square=footprint,
                 title=t.gettext(f"square.{footprint}.title"),
             )
-        elif option == "stop":
+        elif state.phase is Phase.BREAD:  # stop
             what = t.format("lead.stop", square=here)
-        elif option == "jump":
+        else:  # jump
             target = SQUARES[here].target
             assert target is not None
             square = target  # a paddle triggers nothing on arrival (rule 5): just where

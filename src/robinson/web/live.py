@@ -19,11 +19,12 @@ from robinson.engine import (
     Roll,
     Ruleset,
     State,
+    Transfer,
+    Won,
     action_from_json,
     legal_actions,
     state_to_json,
 )
-from robinson.engine.events import Transfer, Won
 from robinson.web import texts
 from robinson.web.dice import SCHEME
 from robinson.web.limits import MAX_TOKEN, MIN_TOKEN

@@ -38,11 +38,22 @@ class Limits(Out):
     message: int = Field(description="most bytes in a request body or WebSocket message")
 
 
+class Decision(Out):
+    """A row of the engine's decisions table (`robinson.engine.DECISION_TABLE`)."""
+
+    phase: str = Field(description="what the game waits for while the decision is pending")
+    square: int = Field(description="the square that offers it, on the standard board")
+    offered: str = Field(description="roll_in_view (before moving, roll seen) or on_landing")
+    options: list[Move] = Field(description="the two options, in the order to show them")
+    forward: Move = Field(description="the forward ('eager') option")
+
+
 class Meta(Out):
     editions: list[Edition]
     bots: list[str]
     languages: list[str]
     limits: Limits
+    decisions: list[Decision]
 
 
 class SeatCreated(Out):

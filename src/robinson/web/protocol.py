@@ -3,13 +3,18 @@ docs/protocol.md explains them with examples."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from robinson.engine import OPTIONS
 from robinson.web.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
 
-Move = Literal["roll", "restart", "move", "stay", "again", "stop", "jump"]
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
+if TYPE_CHECKING:
+    Move = str
+else:  # an enum in the schema, from the engine's table
+    Move = Literal[MOVES]
 
 
 class Strict(BaseModel):

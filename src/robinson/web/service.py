@@ -30,6 +30,7 @@ from sqlalchemy.exc import DBAPIError
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import (
+    OPTIONS,
     Action,
     Choose,
     Event,
@@ -56,7 +57,7 @@ from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
-MOVES = ("roll", "restart", "move", "stay", "again", "stop", "jump")
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 SWEEP_SECONDS = 3600  # how often abandoned tables are looked for
 

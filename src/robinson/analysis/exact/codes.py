@@ -14,28 +14,28 @@ Codes: 0..44 are the squares (0 the start), `SKIP12` is "on 12, next turn skippe
 
 from __future__ import annotations
 
-from robinson.engine import BadPosition
+from robinson.engine import FEVER_SQUARE, TREE_SQUARE, BadPosition
+from robinson.engine import HOME as HOME  # re-exported: the codes run 0..HOME-1
 
-HOME = 45
 SKIP12 = 45
 SKIP7 = 46
 K = 47
 
 # The square each code stands for.
-SQUARE_OF_CODE: tuple[int, ...] = (*range(HOME), 12, 7)
+SQUARE_OF_CODE: tuple[int, ...] = (*range(HOME), FEVER_SQUARE, TREE_SQUARE)
 
 
 def code(position: int, skips: int) -> int:
     """The code of a living pawn on `position` (0..44) with `skips` pending skipped turns."""
     if skips == 0 and 0 <= position < HOME:
         return position
-    if skips == 1 and position == 12:
+    if skips == 1 and position == FEVER_SQUARE:
         return SKIP12
-    if skips == 1 and position == 7:
+    if skips == 1 and position == TREE_SQUARE:
         return SKIP7
     raise BadPosition(
         f"no abstract code for a pawn on {position} with {skips} skip(s): expected a square 0..44"
-        " with no skip, or one skip on 12 or 7"
+        f" with no skip, or one skip on {FEVER_SQUARE} or {TREE_SQUARE}"
     )
 
 

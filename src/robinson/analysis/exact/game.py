@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from robinson.analysis.decisions import DECISION_KINDS
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.joint import Solution, option_values, solve_joint
 from robinson.analysis.exact.kernel import DECISION_MARGIN
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
-from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import MAX_PLAYERS, BadRuleset, RobinsonError, Ruleset
 
 EXACT_MAX_PLAYERS = 4

@@ -8,10 +8,12 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from robinson.engine import SHIP, SHIP_SWAP
+
 # The non-eager option is taken only when better by more than this: below it, differences are
 # within the accuracy of the solve.
 DECISION_MARGIN = 1e-12
-SWAP_FROM, SWAP_TO = 36, 41
+SWAP_FROM, SWAP_TO = SHIP, SHIP_SWAP  # the ship swap of the standard board
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 

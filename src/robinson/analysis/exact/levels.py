@@ -35,8 +35,9 @@ from scipy.sparse.csgraph import connected_components  # type: ignore[import-unt
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.turns import LEAF, TurnTrees
+from robinson.engine import SHIP, SHIP_SWAP
 
-SWAP_FROM, SWAP_TO = 36, 41
+SWAP_FROM, SWAP_TO = SHIP, SHIP_SWAP
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 

@@ -11,9 +11,9 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
+from robinson.analysis.decisions import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION, check_decision
 from robinson.analysis.exact import codes, store
 from robinson.analysis.exact.game import solve_game
-from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION, _check_decision
 from robinson.engine import Choose, RobinsonError, Ruleset, State
 
 
@@ -65,7 +65,7 @@ class OptimalPolicy:
         return index
 
     def decide(self, state: State) -> Choose:
-        phase = _check_decision(state)
+        phase = check_decision(state)
         if len(state.players) != self.players or store.pawn_rules(state.ruleset) != self.ruleset:
             raise RobinsonError(
                 f"this optimal policy was solved for {self.players} players under "

@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from robinson.analysis.decisions import DECISION_KINDS
 from robinson.analysis.exact import codes
-from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import Ruleset
 
 CACHE_ENV = "ROBINSON_CACHE_DIR"
@@ -50,7 +50,7 @@ def fingerprint() -> str:
     """A hash of the source files the solution depends on: the engine and the exact analysis."""
     digest = hashlib.sha256(str(_FORMAT).encode())
     exact = Path(__file__).parent  # robinson/analysis/exact
-    files = [exact.parent / "policy.py"]
+    files = [exact.parent / "policy.py", exact.parent / "decisions.py"]
     for package in (exact.parent.parent / "engine", exact):
         files += sorted(package.glob("*.py"))
     for path in files:

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import GameSolution, check_exact, solve_game
 from robinson.analysis.exact.kernel import DECISION_MARGIN
 from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.single import single_figures
-from robinson.analysis.policy import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import Ruleset
 
 

@@ -23,20 +23,23 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from robinson.analysis.decisions import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
 from robinson.analysis.exact import codes
-from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import (
     FACES,
+    SHIPWRECK_SQUARE,
     Choose,
+    Event,
+    Moved,
     Phase,
     Player,
     RobinsonError,
     Roll,
     Ruleset,
     State,
+    TurnBegan,
     apply,
 )
-from robinson.engine.events import Event, Moved, TurnBegan
 
 LEAF, CHANCE, DECIDE = 0, 1, 2
 WIN, DEAD = -1, -2
@@ -85,7 +88,7 @@ class _Builder:
 
     def turn(self, position: int) -> None:
         """The tree of a turn of a pawn standing on `position` with no pending skip."""
-        mover = Player(position=position, shipwrecked=position == 4)
+        mover = Player(position=position, shipwrecked=position == SHIPWRECK_SQUARE)
         state = State(self.ruleset, (mover, Player()), 0, 0, Phase.ROLL)
         self.chance(state, [])
 
@@ -119,7 +122,7 @@ class _Builder:
             return WIN
         if not mover.alive:
             return DEAD
-        if mover.shipwrecked != (mover.position == 4):
+        if mover.shipwrecked != (mover.position == SHIPWRECK_SQUARE):
             raise RobinsonError(f"engine broke the mark-iff-on-4 invariant: {mover}")
         return codes.code(mover.position, mover.skips)
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from robinson.analysis.odds import position_odds
-from robinson.engine import GameRecord, Roll, State
-from robinson.engine.events import TurnBegan
+from robinson.engine import GameRecord, Roll, State, TurnBegan
 
 CHART_GAMES = 20_000  # games per point when the chances are simulated (5 to 8 living players)
 

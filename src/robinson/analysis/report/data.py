@@ -21,9 +21,8 @@ from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
 from robinson.analysis.sim.run import simulate
 from robinson.analysis.sim.stats import Z95, Estimate
-from robinson.engine import DECISIONS, EDITIONS, MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from robinson.engine import DECISION_OF, EDITIONS, FACES, MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
-DECISION_SQUARES = (4, 7, 20, 23)
 Progress = Callable[[str], None]
 
 
@@ -83,8 +82,8 @@ def choice_values(setup: Setup, games: int) -> list[ChoiceValue]:
     base_win = base.winner == 0
     values = []
     for row, phase in enumerate(DECISION_ROWS):
-        square = DECISION_SQUARES[row]
-        for face in range(1, 7) if row < 2 else (None,):
+        decision = DECISION_OF[phase]
+        for face in FACES if decision.roll_in_view else (None,):
             col = face or 0
             tables = eager.copy()
             tables[0, row, col] = 1 - eager[0, row, col]
@@ -94,10 +93,10 @@ def choice_values(setup: Setup, games: int) -> list[ChoiceValue]:
             half = Z95 * float(diff.std(ddof=1)) / math.sqrt(games)
             # games where the decision never arose are identical to the eager ones
             changed = float(np.mean(np.any(tried.position != base.position, axis=1)))
-            options = DECISIONS[phase]
+            options = decision.options
             values.append(
                 ChoiceValue(
-                    square=square,
+                    square=decision.square,
                     face=face,
                     option=options[tables[0, row, col]],
                     eager_option=options[eager[0, row, col]],

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.levels import reachable_codes
-from robinson.analysis.policy import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.engine import EDITIONS, Ruleset
 
 PLAYERS = 2
@@ -52,10 +52,8 @@ class ExactChoices:
 
 
 def placing_label(code: int) -> str:
-    if code == codes.SKIP12:
-        return "12 (skip)"
-    if code == codes.SKIP7:
-        return "7 (skip)"
+    if codes.has_skip(code):
+        return f"{codes.without_skip(code)} (skip)"
     return str(code)
 
 

@@ -20,19 +20,13 @@ from robinson.analysis.sim.dice import check_seed
 from robinson.analysis.sim.kernel import LANDING_COLUMNS, play_block
 from robinson.analysis.sim.policies import FastPolicy
 from robinson.analysis.sim.special import STATE_SIZE
-from robinson.analysis.sim.steps import (
-    FOOTPRINT_SQUARE,
-    FOOTPRINT_TARGET,
-    board_tables,
-    build_steps,
-)
+from robinson.analysis.sim.steps import board_tables, build_steps, footprints
 from robinson.engine import Fever, new_game
 
 # A game that has not ended after this many rolls is cut (only a policy that refuses to move
 # forever, e.g. always staying in the tree, can get here: eager games end within a few hundred).
 MAX_ROLLS = 100_000
 
-_KINDS, _AMOUNTS = board_tables()
 _GAP = 32  # int64s (256 bytes) between one block's scratch row and the next one's
 _ROW = _GAP + max(LANDING_COLUMNS, STATE_SIZE) + _GAP
 
@@ -66,7 +60,9 @@ def run_batch(
     state = np.zeros((blocks, _ROW), np.int64)
     tables = np.ascontiguousarray(tables, dtype=np.int8)
     fever_extra = rs.fever is Fever.EXTRA_ROLL
-    steps = build_steps(tables, rs.optional_choices, fever_extra, len(policy.joint) > 0)
+    board = rs.board
+    kinds, amounts, targets = board_tables(board)
+    steps = build_steps(tables, rs.optional_choices, fever_extra, len(policy.joint) > 0, board)
     b = batch
 
     def play(block: int) -> None:
@@ -74,7 +70,7 @@ def run_batch(
         play_block(
             np.uint64(setup.seed), offset + lo, setup.players, setup.first,
             rs.optional_choices, fever_extra, rs.share_divisor,
-            rs.start_tokens - rs.stake, rs.stake, steps, _KINDS, _AMOUNTS,
+            rs.start_tokens - rs.stake, rs.stake, steps, kinds, amounts, targets,
             tables, policy.joint, policy.offsets, MAX_ROLLS,
             b.winner[lo:hi], b.rolls[lo:hi], b.turns[lo:hi], b.winner_turns[lo:hi],
             b.bank[lo:hi], b.pot[lo:hi], b.bindings[lo:hi], b.position[lo:hi], b.purse[lo:hi],
@@ -89,5 +85,6 @@ def run_batch(
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(play, range(blocks)))
     batch.landings[:] = landings.sum(axis=0)[_GAP : _GAP + SQUARE_COUNT]
-    batch.landings[FOOTPRINT_TARGET] += batch.landings[FOOTPRINT_SQUARE]  # 25 goes on to 14
+    for square, target in footprints(board):  # 25 goes on to 14
+        batch.landings[target] += batch.landings[square]
     return batch

@@ -1,5 +1,8 @@
 """The compiled game loop: complete games under the full rules, many at once, with numba.
 
+The board is data: the step table and the `kinds`, `amounts` and `targets` of every square are
+built from the ruleset's board (`steps.board_tables`); no square number is written here.
+
 One roll costs one lookup in the step table (`steps.py`): where the pawn ends, where it lands,
 what it receives from or pays to the bank, and whether the turn goes on or costs a skip. The few
 rolls that do more (death, squares 1, 10, 29, 32, 36, 45, a joint policy's decisions) are played
@@ -92,6 +95,7 @@ def play_block(
     steps: npt.NDArray[np.int32],
     kinds: npt.NDArray[np.int8],
     amounts: npt.NDArray[np.int32],
+    targets: npt.NDArray[np.int32],
     policy: npt.NDArray[np.int8],
     joint: npt.NDArray[np.uint8],
     joint_offset: npt.NDArray[np.int64],
@@ -156,7 +160,7 @@ def play_block(
             if step & SPECIAL:
                 status, bank = resolve(
                     seat, face, bank, n, optional, fever_extra, share_div, kinds, amounts,
-                    policy, joint, joint_offset, g, landings,
+                    targets, policy, joint, joint_offset, g, landings,
                 )  # fmt: skip
                 if status == WON:
                     w = seat

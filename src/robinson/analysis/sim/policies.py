@@ -1,11 +1,15 @@
-"""Policies for the simulators: who decides at squares 4, 7, 20 and 23.
+"""Policies for the simulators: who decides at the decision squares (the engine's table).
 
 The compiled simulator takes a decision table per seat (see `kernel.py`): `table[seat, decision,
 face]`, the index of the option taken in `DECISIONS` order. A *local* policy decides from its own
 square and the roll in view only, so one 4 x 7 table captures it; `eager` and the `heuristic` bot
-are local, and their tables are read off the bots themselves by asking them every decision once.
-`optimal` (`robinson.analysis.policy`) decides from the other pawns too and comes as its joint
-table. The pure-engine runner asks the policy (or any bot) directly.
+are local, and their tables are read off their decision functions by asking them every decision
+once. `optimal` (`robinson.analysis.policy`) decides from the other pawns too and comes as its
+joint table. The pure-engine runner asks the decision function directly.
+
+A policy is named (`eager`, `optimal`: the analysis' own) or given as a decision function
+(`Decide`, e.g. a bot's `choose`): the bots sit above the analysis and are resolved by the caller
+(`robinson.cli.simulate`), so nothing here imports them.
 """
 
 from __future__ import annotations
@@ -17,24 +21,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from robinson.bots import BOT_NAMES, make_bot
 from robinson.engine import (
+    DECISION_TABLE,
     DECISIONS,
     FACES,
     Choose,
     Phase,
     Player,
-    RobinsonError,
     Ruleset,
     State,
 )
 
 Decide = Callable[[State], Choose]
+PolicyLike = str | Decide  # a policy name of `robinson.analysis.policy`, or a decision function
 
-# Decision rows of a table, in kernel order, with the square each is taken on.
-DECISION_ROWS = (Phase.SHIPWRECK, Phase.TREE, Phase.BREAD, Phase.CANOE)
-_SQUARE = {Phase.SHIPWRECK: 4, Phase.TREE: 7, Phase.BREAD: 20, Phase.CANOE: 23}
-_WITH_FACE = (Phase.SHIPWRECK, Phase.TREE)
+# Decision rows of a table, in kernel order (the engine's table order).
+DECISION_ROWS: tuple[Phase, ...] = tuple(d.phase for d in DECISION_TABLE)
+_WITH_FACE = tuple(d.phase for d in DECISION_TABLE if d.roll_in_view)
 LOCAL_POLICIES = ("eager", "heuristic")
 FAST_POLICIES = (*LOCAL_POLICIES, "optimal")
 
@@ -45,7 +48,8 @@ class PolicyError(ValueError):
 
 def _probe_state(ruleset: Ruleset, phase: Phase, face: int | None) -> State:
     """Seat 0 facing `phase` on its square with `face` in view, seat 1 at the start."""
-    me = Player(position=_SQUARE[phase], purse=ruleset.start_tokens - ruleset.stake)
+    square = ruleset.board.square_of(next(d.effect for d in DECISION_TABLE if d.phase is phase))
+    me = Player(position=square, purse=ruleset.start_tokens - ruleset.stake)
     other = Player(purse=ruleset.start_tokens - ruleset.stake)
     return State(ruleset, (me, other), 2 * ruleset.stake, 0, phase, face)
 
@@ -70,22 +74,27 @@ class FastPolicy:
     offsets: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(1, np.int64))
 
 
-def fast_tables(name: str, ruleset: Ruleset, players: int) -> npt.NDArray[np.int8]:
-    """The per-seat tables (players x 4 x 7) of a local policy."""
-    if name not in LOCAL_POLICIES:
-        raise PolicyError(
-            f"the fast simulator plays the policies {', '.join(FAST_POLICIES)}; "
-            f"got {name!r}: use --engine python for other policies"
-        )
-    table = table_of(make_bot(name).choose, ruleset)
+def fast_tables(policy: PolicyLike, ruleset: Ruleset, players: int) -> npt.NDArray[np.int8]:
+    """The per-seat tables (players x 4 x 7) of a local policy: `eager`, or a decision function
+    the caller knows to be local (it decides from its own square and roll only)."""
+    if isinstance(policy, str):
+        if policy != "eager":
+            raise PolicyError(
+                f"the fast simulator plays the policies {', '.join(FAST_POLICIES)}; "
+                f"got {policy!r}: use --engine python for other policies"
+            )
+        from robinson.analysis.policy import EagerPolicy
+
+        policy = EagerPolicy().decide
+    table = table_of(policy, ruleset)
     return np.ascontiguousarray(np.broadcast_to(table, (players, *table.shape)))
 
 
-def fast_policy(name: str, ruleset: Ruleset, players: int) -> FastPolicy:
-    """The policy `name` in the compiled simulator's form; `optimal` is solved exactly first
+def fast_policy(policy: PolicyLike, ruleset: Ruleset, players: int) -> FastPolicy:
+    """The policy in the compiled simulator's form; `optimal` is solved exactly first
     (`robinson.analysis.policy`; 1 to 4 players)."""
-    if name != "optimal":
-        return FastPolicy(fast_tables(name, ruleset, players))
+    if policy != "optimal":
+        return FastPolicy(fast_tables(policy, ruleset, players))
     from robinson.analysis.policy import make_policy
 
     solved: Any = make_policy("optimal", ruleset, players)
@@ -109,15 +118,14 @@ def table_decider(tables: npt.NDArray[np.int8]) -> Decide:
     return decide
 
 
-def python_decider(name: str, ruleset: Ruleset, players: int) -> Decide:
-    """How the pure engine decides for `name`: the analysis policies first, then the bots."""
+def python_decider(policy: PolicyLike, ruleset: Ruleset, players: int) -> Decide:
+    """How the pure engine decides for `policy`: an analysis policy by name, or the function."""
     from robinson.analysis.policy import POLICIES, make_policy
 
-    if name in POLICIES:
-        return make_policy(name, ruleset, players).decide
-    try:
-        return make_bot(name).choose
-    except RobinsonError:
-        raise PolicyError(
-            f"unknown policy {name!r}: expected a policy or a bot ({', '.join(BOT_NAMES)})"
-        ) from None
+    if not isinstance(policy, str):
+        return policy
+    if policy in POLICIES:
+        return make_policy(policy, ruleset, players).decide
+    raise PolicyError(
+        f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)} or a bot's decisions"
+    )

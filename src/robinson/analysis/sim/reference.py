@@ -11,8 +11,19 @@ from dataclasses import dataclass, field
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed, faces
 from robinson.analysis.sim.policies import Decide
-from robinson.engine import Action, Phase, Roll, State, apply, new_game
-from robinson.engine.events import BecameFriday, Moved, Skipped, TurnBegan, Won
+from robinson.engine import (
+    Action,
+    BecameFriday,
+    Moved,
+    Phase,
+    Roll,
+    Skipped,
+    State,
+    TurnBegan,
+    Won,
+    apply,
+    new_game,
+)
 
 # Moves that land (and resolve the square); canoe and swap moves trigger nothing.
 _LANDING_CAUSES = frozenset({"roll", "restart", "footprint"})

@@ -12,7 +12,7 @@ from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
 from robinson.analysis.sim.dice import check_seed
 from robinson.analysis.sim.engines import ENGINES
-from robinson.analysis.sim.policies import fast_policy, python_decider
+from robinson.analysis.sim.policies import PolicyLike, fast_policy, python_decider
 from robinson.analysis.sim.stats import Summary
 from robinson.engine import new_game
 
@@ -33,11 +33,12 @@ class RunResult:
 def simulate(
     setup: Setup,
     games: int,
-    policy: str = "eager",
+    policy: PolicyLike = "eager",
     engine: str = "fast",
     progress: bool | None = None,
 ) -> RunResult:
-    """Play games 0 .. games-1 of `setup` with every seat on `policy`, and summarise them.
+    """Play games 0 .. games-1 of `setup` with every seat on `policy` (a name of
+    `robinson.analysis.policy`, or a decision function such as a bot's `choose`), and summarise.
 
     `progress=None` shows a bar on stderr only when it is a terminal. The time measured excludes
     the one-off loading of the compiled code (a warm-up of a few games)."""

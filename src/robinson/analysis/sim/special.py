@@ -21,16 +21,13 @@ from robinson.analysis.sim.compiled import unmanaged
 from robinson.analysis.sim.steps import (
     BREAD,
     CANOE,
-    CANOE_TARGET,
     DEATH_ROLL,
     DEC_BREAD,
     DEC_CANOE,
     DEC_SHIPWRECK,
     DEC_TREE,
     FEVER,
-    FEVER_SQUARE,
     FOOTPRINT,
-    FOOTPRINT_TARGET,
     FRIDAY,
     GALLOWS,
     HOME,
@@ -40,12 +37,9 @@ from robinson.analysis.sim.steps import (
     RECEIVE,
     RESCUE,
     SHIP,
-    SHIP_SQUARE,
-    SHIP_SWAP,
-    SHIPWRECK_SQUARE,
+    SHIPWRECK,
     TRAVEL,
     TREE,
-    TREE_SQUARE,
 )
 
 # What a roll leaves to the turn loop.
@@ -56,7 +50,8 @@ POS, PURSE, ALIVE, FRIDAY_OF, SKIPS, NXT, PRV, TURNS = (k * MAX_SEATS for k in r
 LIVING, BINDINGS, POT = 8 * MAX_SEATS, 8 * MAX_SEATS + 1, 8 * MAX_SEATS + 2
 STATE_SIZE = 8 * MAX_SEATS + 3
 SEAT_MASK = MAX_SEATS - 1  # seat & SEAT_MASK == seat
-# The pawn codes of robinson.analysis.exact.codes: a square 0..44, or a pending skip on 12 / 7.
+# The pawn codes of robinson.analysis.exact.codes: a square 0..44, or a pending skip on the fever
+# square (12) or the tree (7).
 _K, _SKIP12, _SKIP7 = 47, 45, 46
 
 
@@ -121,6 +116,7 @@ def option(
     joint: npt.NDArray[np.uint8],
     joint_offset: npt.NDArray[np.int64],
     g: npt.NDArray[np.int64],
+    kinds: npt.NDArray[np.int8],
     seat: int,
     decision: int,
     face: int,
@@ -139,7 +135,7 @@ def option(
     for _ in range(living - 1):
         s = g[NXT + s]
         p = g[POS + s]
-        code = p if g[SKIPS + s] == 0 else (_SKIP12 if p == FEVER_SQUARE else _SKIP7)
+        code = p if g[SKIPS + s] == 0 else (_SKIP12 if kinds[p] == FEVER else _SKIP7)
         index = index * _K + code
         width *= _K
     take_eager = joint[joint_offset[living] + (decision * 7 + face) * width + index]
@@ -157,6 +153,7 @@ def resolve(
     share_div: int,
     kinds: npt.NDArray[np.int8],
     amounts: npt.NDArray[np.int32],
+    targets: npt.NDArray[np.int32],
     policy: npt.NDArray[np.int8],
     joint: npt.NDArray[np.uint8],
     joint_offset: npt.NDArray[np.int64],
@@ -166,7 +163,7 @@ def resolve(
     """Play `seat`'s roll of `face`: (what the turn does next, the bank after)."""
     living = g[LIVING]
     here = g[POS + seat]
-    if here == GALLOWS and face == DEATH_ROLL:  # _Table.die
+    if kinds[here] == GALLOWS and face == DEATH_ROLL:  # _Table.die
         g[ALIVE + seat] = 0
         g[SKIPS + seat] = 0
         g[FRIDAY_OF + seat] = -1
@@ -180,13 +177,16 @@ def resolve(
         relink(g, n)
         return END_TURN, bank
     start = here  # _Table.roll / choose
-    if here == SHIPWRECK_SQUARE:  # the mark is the square (steps.py)
-        if not optional or option(policy, joint, joint_offset, g, seat, DEC_SHIPWRECK, face) == 0:
+    if kinds[here] == SHIPWRECK:  # the mark is the square (steps.py)
+        if (
+            not optional
+            or option(policy, joint, joint_offset, g, kinds, seat, DEC_SHIPWRECK, face) == 0
+        ):
             start = 0
     elif (
-        here == TREE_SQUARE
+        kinds[here] == TREE
         and optional
-        and option(policy, joint, joint_offset, g, seat, DEC_TREE, face) == 0
+        and option(policy, joint, joint_offset, g, kinds, seat, DEC_TREE, face) == 0
     ):  # stay
         return END_TURN, bank
     t = start + face  # _Table.move_by and land
@@ -217,14 +217,16 @@ def resolve(
             return ROLL_AGAIN, bank
         g[SKIPS + seat] += 1
     elif kind == BREAD:
-        if not optional or option(policy, joint, joint_offset, g, seat, DEC_BREAD, 0) == 0:
+        if not optional or option(policy, joint, joint_offset, g, kinds, seat, DEC_BREAD, 0) == 0:
             return ROLL_AGAIN, bank
     elif kind == CANOE:
-        if not optional or option(policy, joint, joint_offset, g, seat, DEC_CANOE, 0) == 0:
-            g[POS + seat] = CANOE_TARGET
+        if not optional or option(policy, joint, joint_offset, g, kinds, seat, DEC_CANOE, 0) == 0:
+            g[POS + seat] = targets[t]
     elif kind == FOOTPRINT:  # back to 14, and 14 is resolved (its landing: steps.py)
-        g[POS + seat] = FOOTPRINT_TARGET
-        bank = _receive_bank(g, bank, seat, amounts[FOOTPRINT_TARGET])
+        target = targets[t]
+        g[POS + seat] = target
+        if kinds[target] == RECEIVE:  # the only kind a footprint may lead to (steps.py)
+            bank = _receive_bank(g, bank, seat, amounts[target])
     elif kind == FRIDAY:  # _Table.bind_friday
         nb = g[PRV + seat]
         if nb >= 0:
@@ -241,13 +243,14 @@ def resolve(
                     _transfer(g, payer, f, amount)
             payer = g[NXT + payer]
     elif kind == SHIP:  # _Table.swap
+        swap = targets[t]
         swapped = False
         for s in range(n):
-            if s != seat and g[ALIVE + s] and g[POS + s] == SHIP_SWAP:
-                g[POS + s] = SHIP_SQUARE
+            if s != seat and g[ALIVE + s] and g[POS + s] == swap:
+                g[POS + s] = t
                 swapped = True
         if swapped:
-            g[POS + seat] = SHIP_SWAP
+            g[POS + seat] = swap
     elif kind == HOME:  # _Table.win
         x = bank
         bank = 0

@@ -11,26 +11,34 @@ bread and fever are all folded in, under the seat's local decision table. Everyt
 death, squares 1, 10, 29, 32, 36 and 45, and (with a joint policy such as `optimal`, which looks at
 the other pawns) the four decisions.
 
-The shipwreck mark needs no state: a living pawn has it exactly when it stands on 4 (only a roll
-lands there, and the next roll always moves it, maybe back onto 4 with a fresh mark). A landing
-on 25 always goes on to land on 14: the counts of 14 get those of 25 added after the run.
+Nothing here names a square: the board comes from the ruleset (`board_tables`: each square's kind,
+amount and target, read off the engine's `Board`), and special squares are found by their kind.
+A new kind of square is one branch in `_step` (or `_OUT_OF_LINE`) and one in `special.resolve`.
+
+The shipwreck mark needs no state: a living pawn has it exactly when it stands on the shipwreck
+square (only a roll lands there, and the next roll always moves it, maybe back onto it with a
+fresh mark). A landing on the footprint always goes on to land on its target: the counts of the
+target get those of the footprint added after the run.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
-from robinson.engine import SQUARES, Effect
-from robinson.engine import board as engine_board
+from robinson.engine import DEATH_ROLL as DEATH_ROLL  # re-exported for special.py
+from robinson.engine import HOME as _HOME
+from robinson.engine import STANDARD_BOARD, Board, Effect
 
 # Square kinds, the compiled counterpart of `Effect`.
 STORY, RECEIVE, PAY, TRAVEL, SHIPWRECK, TREE, NEIGHBOUR, FEVER = 0, 1, 2, 3, 4, 5, 6, 7
-BREAD, CANOE, FOOTPRINT, FRIDAY, RESCUE, SHIP, HOME = 8, 9, 10, 11, 12, 13, 14
+BREAD, CANOE, FOOTPRINT, FRIDAY, RESCUE, SHIP, HOME, GALLOWS = 8, 9, 10, 11, 12, 13, 14, 15
 _KIND_OF = {
     Effect.STORY: STORY,
     Effect.CHORUS: STORY,  # an event for the interface only
-    Effect.GALLOWS: STORY,  # death is decided by the roll, before any landing
+    Effect.GALLOWS: GALLOWS,  # a landing does nothing: death is decided by the next roll
     Effect.TRAVEL: TRAVEL,
     Effect.RECEIVE: RECEIVE,
     Effect.PAY: PAY,
@@ -50,18 +58,7 @@ _OUT_OF_LINE = (TRAVEL, NEIGHBOUR, FRIDAY, RESCUE, SHIP, HOME)
 
 # Decision rows of a local table (`kernel` docstring): option 0 is restart / stay / again / jump.
 DEC_SHIPWRECK, DEC_TREE, DEC_BREAD, DEC_CANOE = 0, 1, 2, 3
-
-HOME_SQUARE = engine_board.HOME
-GALLOWS = engine_board.GALLOWS
-DEATH_ROLL = engine_board.DEATH_ROLL
-CANOE_TARGET = engine_board.CANOE_TARGET
-FOOTPRINT_SQUARE = 25
-FOOTPRINT_TARGET = engine_board.FOOTPRINT_TARGET
-SHIPWRECK_SQUARE = 4
-TREE_SQUARE = 7
-FEVER_SQUARE = 12
-SHIP_SQUARE = engine_board.SHIP
-SHIP_SWAP = engine_board.SHIP_SWAP
+HOME_SQUARE = _HOME  # every board is a race to 45 (`HOME` above is the kind of its square)
 
 # Fields of a step: bits 0-5 the square the pawn ends on, 6-11 the square landed on, 12-14
 # tokens received from the bank, 15-17 tokens paid to it, then the flags.
@@ -75,11 +72,37 @@ ROWS = 48  # squares 0..44 the pawn can roll from, padded
 FACES_PER_ROW = 8  # faces 1..6, padded
 
 
-def board_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-    """Kind and amount of every square 0..45, read from the engine's board."""
-    kinds = np.array([_KIND_OF[sq.effect] for sq in SQUARES], dtype=np.int8)
-    amounts = np.array([sq.amount for sq in SQUARES], dtype=np.int32)
-    return kinds, amounts
+BoardTables = tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], npt.NDArray[np.int32]]
+
+
+@cache
+def board_tables(board: Board = STANDARD_BOARD) -> BoardTables:
+    """Kind, amount and target of every square 0..45, read from the engine's board (the target
+    is the square itself where the effect has none). Read-only arrays, shared."""
+    kinds = np.array([_KIND_OF[sq.effect] for sq in board.squares], dtype=np.int8)
+    amounts = np.array([sq.amount for sq in board.squares], dtype=np.int32)
+    targets = np.array(
+        [sq.number if sq.target is None else sq.target for sq in board.squares], dtype=np.int32
+    )
+    for sq in board.squares:
+        if sq.effect is Effect.FOOTPRINT and kinds[targets[sq.number]] not in (STORY, RECEIVE):
+            # both simulators resolve the landing at the footprint's end as a receipt only
+            raise ValueError(
+                f"the simulator resolves a footprint that lands on a story or receive square; "
+                f"square {sq.number} leads to {sq.target}"
+            )
+    for array in (kinds, amounts, targets):
+        array.flags.writeable = False
+    return kinds, amounts, targets
+
+
+def footprints(board: Board = STANDARD_BOARD) -> tuple[tuple[int, int], ...]:
+    """(footprint square, its target) pairs: a landing on the first also lands on the second."""
+    return tuple(
+        (sq.number, sq.target)
+        for sq in board.squares
+        if sq.effect is Effect.FOOTPRINT and sq.target is not None
+    )
 
 
 def _plain(end: int, land: int, receive: int = 0, pay: int = 0, flags: int = 0) -> int:
@@ -90,9 +113,6 @@ def _plain(end: int, land: int, receive: int = 0, pay: int = 0, flags: int = 0) 
     )  # fmt: skip
 
 
-_KINDS, _AMOUNTS = board_tables()
-
-
 def _step(
     here: int,
     face: int,
@@ -100,21 +120,22 @@ def _step(
     optional: bool,
     fever_extra: bool,
     joint: bool,
+    board: BoardTables,
 ) -> int:
-    kinds, amounts = _KINDS, _AMOUNTS
-    if here == GALLOWS and face == DEATH_ROLL:
+    kinds, amounts, targets = board
+    if kinds[here] == GALLOWS and face == DEATH_ROLL:
         return SPECIAL
     start = here
-    if here == SHIPWRECK_SQUARE:  # the mark (see the module docstring)
+    if kinds[here] == SHIPWRECK:  # the mark (see the module docstring)
         if optional and joint:
             return SPECIAL
         if not optional or table[DEC_SHIPWRECK, face] == 0:
             start = 0
-    elif here == TREE_SQUARE and optional:
+    elif kinds[here] == TREE and optional:
         if joint:
             return SPECIAL
         if table[DEC_TREE, face] == 0:  # stay: no move, nothing happens
-            return _plain(TREE_SQUARE, NO_LANDING)
+            return _plain(here, NO_LANDING)
     t = start + face
     if t > HOME_SQUARE:
         t = 2 * HOME_SQUARE - t
@@ -139,24 +160,30 @@ def _step(
         if optional and joint:
             return SPECIAL
         jump = not optional or table[DEC_CANOE, 0] == 0
-        return _plain(CANOE_TARGET if jump else t, t)
+        return _plain(int(targets[t]) if jump else t, t)
     if kind == FOOTPRINT:
-        return _plain(FOOTPRINT_TARGET, t, receive=int(amounts[FOOTPRINT_TARGET]))
+        target = int(targets[t])
+        return _plain(target, t, receive=int(amounts[target]) if kinds[target] == RECEIVE else 0)
     return _plain(t, t)  # story, and the shipwreck (its mark is the square itself)
 
 
 def build_steps(
-    tables: npt.NDArray[np.int8], optional: bool, fever_extra: bool, joint: bool
+    tables: npt.NDArray[np.int8],
+    optional: bool,
+    fever_extra: bool,
+    joint: bool,
+    board: Board = STANDARD_BOARD,
 ) -> npt.NDArray[np.int32]:
-    """The steps of every seat, raveled: entry `(seat * ROWS + here) * FACES_PER_ROW + face`.
-    `tables` are the seats' local decision tables (players x 4 x 7); with `joint`, the decisions
-    are left to the joint table, out of line."""
+    """The steps of every seat on `board`, raveled: entry `(seat * ROWS + here) * FACES_PER_ROW +
+    face`. `tables` are the seats' local decision tables (players x 4 x 7); with `joint`, the
+    decisions are left to the joint table, out of line."""
+    arrays = board_tables(board)
     players = tables.shape[0]
     steps = np.full((players, ROWS, FACES_PER_ROW), SPECIAL, np.int32)
     for seat in range(players):
         for here in range(HOME_SQUARE):
             for face in range(1, 7):
                 steps[seat, here, face] = _step(
-                    here, face, tables[seat], optional, fever_extra, joint
+                    here, face, tables[seat], optional, fever_extra, joint, arrays
                 )
     return steps.ravel()

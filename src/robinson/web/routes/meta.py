@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from robinson.bots import BOT_NAMES
-from robinson.engine import EDITIONS, Ruleset
+from robinson.engine import DECISION_TABLE, EDITIONS, Ruleset
 from robinson.web import limits, texts
 from robinson.web.models import Meta, Texts
 from robinson.web.routes import ERRORS, Service, language
@@ -15,7 +15,8 @@ router = APIRouter(tags=["meta"], responses=ERRORS)
 
 @router.get("/api/meta", response_model=Meta)
 async def meta() -> dict[str, object]:
-    """What a table can be made of: editions, bots, languages, and the limits on what is sent."""
+    """What a table can be made of: editions, bots, languages, the limits on what is sent, and
+    the decisions (square, options, forward option) from the engine's table."""
     return {
         "editions": [
             {"name": e.name, "fever": e.fever.value, "choices": e.choices.value}
@@ -24,6 +25,7 @@ async def meta() -> dict[str, object]:
         "bots": list(BOT_NAMES),
         "languages": list(texts.LANGUAGES),
         "limits": limits.as_json(),
+        "decisions": [d.to_json() for d in DECISION_TABLE],
     }
 
 
