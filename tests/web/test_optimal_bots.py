@@ -37,3 +37,12 @@ def test_thirty_optimal_bot_tables_with_different_money_share_one_solve(
     solves = [line for line in srv.output.splitlines() if "solving the optimal bot" in line]
     assert len(solves) == 1 and "standard, 2 players" in solves[0], srv.output
     assert [p.name.split("-")[:2] for p in cache.glob("*.npz")] == [["optimal", "2p"]]
+
+
+def test_the_solution_is_keyed_by_edition_and_players_only() -> None:
+    from robinson.analysis.exact import store
+
+    rich = Ruleset(start_tokens=50, stake=5, share="third")
+    assert store.table_path(Ruleset(), 3) == store.table_path(rich, 3)
+    assert store.table_path(Ruleset(), 3) != store.table_path(Ruleset(), 2)
+    assert store.table_path(Ruleset(), 3) != store.table_path(Ruleset(edition="lv"), 3)
