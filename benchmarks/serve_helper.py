@@ -31,7 +31,8 @@ def start(database: str, *options: str, env: dict[str, str] | None = None) -> An
         cmd, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(1200):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
         try:

@@ -81,7 +81,7 @@ class Server:
         cmd += [*self.options, *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a liveness bound: slow on a loaded machine
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read().decode() if self.proc.stdout else ""
@@ -91,7 +91,7 @@ class Server:
                     return
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not answer within 30 s")
+        raise RuntimeError("server did not answer within 90 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs at all."""
