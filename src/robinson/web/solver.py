@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing.process
 
 from robinson.engine import Ruleset, State
 
@@ -46,7 +46,7 @@ class OptimalSolver:
         self.solves = 0  # how many solves this server started (a figure for tests and notes)
         self._ready: set[tuple[str, int]] = set()
         self._one_at_a_time = asyncio.Lock()
-        self._pool: ProcessPoolExecutor | None = None
+        self._worker: multiprocessing.process.BaseProcess | None = None
 
     async def prepare(self, bot: str | None, state: State) -> None:
         """Make sure `bot`'s choice for `state` is a quick lookup; solve first if need be."""
@@ -62,21 +62,29 @@ class OptimalSolver:
             if not await asyncio.to_thread(_on_disk, *key):
                 self.solves += 1
                 log.info("solving the optimal bot for %s, %d players (solve %d)", *key, self.solves)
-                loop = asyncio.get_running_loop()
-                await loop.run_in_executor(self._worker(), _solve_to_disk, *key)
-            await asyncio.to_thread(_load, *key)
+                await self._solve_in_worker(*key)
+            await asyncio.to_thread(_load, *key)  # (solves here only if the worker could not)
             self._ready.add(key)
 
-    def _worker(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn, not fork: the server has threads. One task per process: the solve's memory
-            # goes back to the system when it is done.
-            self._pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1
+    async def _solve_in_worker(self, edition: str, players: int) -> None:
+        # A process of its own per solve (spawn, not fork: the server has threads): its memory
+        # goes back to the system when it ends, and `close` can stop it at once.
+        worker = multiprocessing.get_context("spawn").Process(
+            target=_solve_to_disk, args=(edition, players), daemon=True
+        )
+        worker.start()
+        self._worker = worker
+        try:
+            await asyncio.to_thread(worker.join)
+        finally:
+            self._worker = None
+        if worker.exitcode != 0:
+            log.warning(
+                "the optimal solve for %s, %d players failed in its worker", edition, players
             )
-        return self._pool
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop a solve in progress (the server is stopping)."""
+        worker = self._worker
+        if worker is not None and worker.is_alive():
+            worker.terminate()
