@@ -44,8 +44,14 @@ def start(database: str, *options: str, env: dict[str, str] | None = None) -> An
 
 
 def stop(proc: Any) -> str:
+    """Stop the server and return what it printed (killed if it does not stop within 60 s)."""
     proc.terminate()
-    out, _ = proc.communicate(timeout=30)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate(timeout=30)
+        out += b"\n(the server did not stop within 60 s of SIGTERM and was killed)\n"
     return str(out.decode(errors="replace"))
 
 
