@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,38 @@ def test_unknown_language_is_refused_before_simulating(tmp_path: Path) -> None:
     with pytest.raises(RobinsonError, match="lv, cs, ca, en"):
         build_report(tmp_path / "out", games=10**9, lang="de")
     assert not (tmp_path / "out").exists()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.browser
+def test_report_fits_a_phone_screen(pages: dict[str, str], tmp_path: Path) -> None:
+    """Opened in a real Chromium (Debian's, via Playwright) at a phone's width, the page does not
+    scroll sideways, its plots fit the screen, and wide tables scroll within their own box."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Chromium not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    page_file = tmp_path / "index.html"
+    page_file.write_text(pages["cs"], encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE)
+            page.goto(page_file.as_uri())
+            assert page.evaluate("document.documentElement.lang") == "cs"
+            # The viewport meta makes the layout width the phone's, not a desktop's 980 px.
+            assert page.evaluate("window.innerWidth") == PHONE["width"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            rights = page.evaluate("[...document.images].map(i => i.getBoundingClientRect().right)")
+            assert len(rights) == 7 and max(rights) <= PHONE["width"]
+            boxes = page.evaluate(
+                "[...document.querySelectorAll('.scroll')].map(b => "
+                "[b.scrollWidth > b.clientWidth, getComputedStyle(b).overflowX])"
+            )
+            assert boxes and all(overflow == "auto" for _, overflow in boxes)
+            assert any(wide for wide, _ in boxes)  # the editions table is wider than a phone
+        finally:
+            browser.close()

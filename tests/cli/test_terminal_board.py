@@ -116,3 +116,46 @@ def test_every_board_puts_every_pawn_where_the_engine_says(tmp_path: Path, seed:
     assert "The rules in play:" in text and "Edition: Standard." in text
     first = ANSI.sub("", text).split("Anna's turn.")[0]
     assert "Start:" in first and "press Enter" not in first
+
+
+SETUP = {
+    # language answer, name, age, others (with the language's own words), edition by name
+    "lv": ("lv", "Līga", "10", "Oskars:robots:12,Marta:cilvēks:11", "Klasiskie noteikumi"),
+    "cs": ("čeština", "Jana", "", "Petr:robot,Eva:člověk", "Standardní pravidla"),
+    "ca": ("3", "Núria", "9", "Pau:robot:10,Joan:persona", "Text txec"),
+    "en": ("en", "Zoe", "", "Max:bot,Ida:human", "5"),
+}
+EDITION_CHOSEN = {"lv": "classic", "cs": "standard", "ca": "cs", "en": "classic"}
+
+
+@pytest.mark.parametrize("lang", sorted(SETUP))
+def test_setup_questions_on_a_pty_take_the_languages_answers(lang: str) -> None:
+    """The setup questions of a real `robinson play` on a terminal, answered in each language:
+    the game starts with the players typed, in the language, on the edition named."""
+    from robinson.i18n import Translator
+
+    t = Translator(lang)
+    language, name, age, others, edition = SETUP[lang]
+    env = dict(os.environ, TERM="dumb", LANG="C.UTF-8", PYTHONIOENCODING="utf-8")
+    args = ["-c", "import sys; from robinson.cli import main; sys.exit(main())", "play"]
+    child = pexpect.spawn(
+        sys.executable, [*args, "--seed", "1", "--pace", "0"], env=env, encoding="utf-8",
+        dimensions=(40, 80), timeout=60,
+    )  # fmt: skip
+    for answer in (language, name, age, others, edition):
+        child.expect(r"\]: |: $")
+        child.sendline(answer)
+    child.expect(re.escape(t.format("cli.press_enter", name=name)))
+    shown = ANSI.sub("", child.before).replace("\r", "")
+    child.sendline("q")
+    child.expect(re.escape(t.gettext("cli.save_ask")))
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1  # stopped by q
+    assert t.gettext("cli.bad_answer").split(":")[0] not in shown  # every answer was accepted
+    for other in others.split(","):
+        assert f" {other.split(':')[0]} " in shown
+    # the human is the youngest with an age, or the first seat: the first turn is theirs
+    assert t.format("event.turn_began", name=name) in shown
+    assert t.gettext(f"summary.edition.{EDITION_CHOSEN[lang]}") in shown

@@ -13,6 +13,7 @@ import gymnasium
 from gymnasium.utils.env_checker import check_env
 
 from robinson.engine import (
+    DECISION_OF,
     DECISIONS,
     Action,
     Choose,
@@ -53,7 +54,6 @@ def test_gymnasium_make_finds_the_registered_environment() -> None:
 
 def eager_opponents_game(players: int, seat: int, seed: int) -> GameRecord:
     """An engine game: the seat decides at random, everybody else eagerly."""
-    eager = {Phase.SHIPWRECK: "move", Phase.TREE: "move", Phase.BREAD: "again", Phase.CANOE: "jump"}
     rng = random.Random(seed)
     state = new_game(players, Ruleset("standard"))
     actions: list[Action] = []
@@ -63,7 +63,7 @@ def eager_opponents_game(players: int, seat: int, seed: int) -> GameRecord:
         elif state.to_move == seat:
             action = Choose(rng.choice(DECISIONS[state.phase]))
         else:
-            action = Choose(eager[state.phase])
+            action = Choose(DECISION_OF[state.phase].forward)
         state, _ = apply(state, action)
         actions.append(action)
     return GameRecord(Ruleset("standard"), tuple(f"player_{i}" for i in range(players)), 0,
@@ -94,10 +94,10 @@ def test_a_game_through_gymnasium_equals_the_engine_record(
     final = record.replay()
     if final.players[seat].alive:  # the learner's episode ran to the end of the game
         assert env.record == record
-        assert env.state == final
+        assert env.engine_state == final
     else:  # it ended at his death: the env's record is the start of the engine's
         assert record.actions[: len(env.record.actions)] == env.record.actions
-        assert not env.state.players[seat].alive
+        assert not env.engine_state.players[seat].alive
     assert reward == (1.0 if final.winner == seat else 0.0)
     assert next(mine, None) is None
 
@@ -128,8 +128,8 @@ def test_choices_pending_use_the_offered_options() -> None:
         _, info = env.reset(seed=seed)
         _, _, terminated, _, info = env.step(0)
         if not terminated:
-            phase = env.state.phase
-            assert env.state.to_move == 0
+            phase = env.engine_state.phase
+            assert env.engine_state.to_move == 0
             assert info["options"] == DECISIONS[phase]
             return
     pytest.fail("no decision after the opening throw in 50 seeds")
@@ -142,11 +142,11 @@ def test_the_learners_death_ends_his_episode_with_his_purse_change_as_reward() -
         done, reward = False, 0.0
         while not done:
             _, reward, done, _, info = env.step(1)
-        learner = env.state.players[0]
+        learner = env.engine_state.players[0]
         assert reward == learner.purse - 30
         assert info == {}
         if not learner.alive:
-            assert not env.state.over  # the other player plays on, without him
+            assert not env.engine_state.over  # the other player plays on, without him
             with pytest.raises(RobinsonError, match="the episode is over"):
                 env.step(0)
             return

@@ -72,7 +72,7 @@ def play_record(record, **options):  # type: ignore[no-untyped-def]
 def test_a_game_through_pettingzoo_equals_the_engine_record(record) -> None:  # type: ignore[no-untyped-def]
     env = play_record(record)
     assert env.record == record
-    assert env.state == record.replay()
+    assert env.engine_state == record.replay()
     final = record.replay()
     winner = final.winner
     assert env.final_rewards == {
@@ -97,13 +97,13 @@ def test_a_seeded_game_is_its_own_record_and_a_dead_agent_leaves_at_his_death() 
         dead_seen_while_running = False
         for agent in env.agent_iter():
             _, _, terminated, _, _ = env.last()
-            if terminated and not env.unwrapped.state.over:
+            if terminated and not env.unwrapped.engine_state.over:
                 seat = env.possible_agents.index(agent)
-                assert not env.unwrapped.state.players[seat].alive
+                assert not env.unwrapped.engine_state.players[seat].alive
                 dead_seen_while_running = True
             env.step(None if terminated else _first_legal(env))
         raw = env.unwrapped
-        assert raw.record.replay() == raw.state
+        assert raw.record.replay() == raw.engine_state
         if dead_seen_while_running:
             return
     pytest.fail("no death in 200 seeded games")
@@ -123,14 +123,14 @@ def test_observation_is_seen_from_the_agent_and_masks_only_the_offered_options()
     env.step(ROLL)
     raw = env.unwrapped
     seat = env.possible_agents.index(env.agent_selection)
-    assert raw.state.to_move == seat and raw.state.phase.value != "roll"
+    assert raw.engine_state.to_move == seat and raw.engine_state.phase.value != "roll"
     obs = env.observe(env.agent_selection)
     offered = [ACTIONS[i] for i in np.flatnonzero(obs["action_mask"])]
     from robinson.engine import DECISIONS
 
-    assert sorted(offered) == sorted(DECISIONS[raw.state.phase])
+    assert sorted(offered) == sorted(DECISIONS[raw.engine_state.phase])
     # Relative seat 0 is the observer: his square's one-hot is set at his own position.
-    assert obs["observation"][raw.state.players[seat].position] == 1.0
+    assert obs["observation"][raw.engine_state.players[seat].position] == 1.0
     assert "Bank" in env.render()
 
 

@@ -9,13 +9,13 @@ import random
 import pytest
 
 from robinson.analysis.exact.summary import analyze
-from robinson.analysis.policy import EAGER_OPTION, make_policy
-from robinson.engine import DECISIONS, Phase, RobinsonError, Ruleset
+from robinson.analysis.policy import make_policy
+from robinson.engine import DECISION_OF, DECISIONS, Phase, RobinsonError, Ruleset
 from robinson.rl import PawnPosition, score
 
 
 def eager(position: PawnPosition) -> str:
-    return EAGER_OPTION[Phase(position.decision)]
+    return DECISION_OF[Phase(position.decision)].forward
 
 
 def coin(position: PawnPosition) -> dict[str, float]:
@@ -80,8 +80,11 @@ def test_random_opponents_score_matches_played_games() -> None:
         _, info = env.reset(seed=seed)
         done = False
         while not done:
-            first = info["options"][0]
-            _, reward, done, _, info = env.step(0 if first in ("roll", "again", "jump") else 1)
+            options = info["options"]
+            forward = (
+                DECISION_OF[env.engine_state.phase].forward if options[0] != "roll" else "roll"
+            )
+            _, reward, done, _, info = env.step(options.index(forward))
         wins += int(reward)
     p = result.p_win[0]
     assert abs(wins / games - p) < 3.3 * math.sqrt(p * (1 - p) / games)  # 99.9 %

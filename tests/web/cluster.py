@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 NGINX_SITE = REPO / "deploy" / "nginx" / "robinson.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 REDIS = shutil.which("redis-server")
+START = 120  # seconds a server may take to answer: on a loaded machine the imports alone take 20
 
 
 def missing() -> str | None:
@@ -176,7 +177,7 @@ class Cluster:
         self.nginx: Nginx | None = None
         try:
             for srv in self.servers:
-                srv.start()
+                srv.start(START)
             self.nginx = Nginx(folder, [s.port for s in self.servers])
             self.nginx.start()
         except Exception:

@@ -74,14 +74,15 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
+    def start(self, timeout: float = 90) -> None:
+        """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
         cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
         cmd += [*self.options, *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 90  # a liveness bound: slow on a loaded machine
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read().decode() if self.proc.stdout else ""
@@ -91,7 +92,7 @@ class Server:
                     return
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not answer within 90 s")
+        raise RuntimeError(f"server did not answer within {timeout:g} s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs at all."""

@@ -82,11 +82,12 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
             page.wait_for_selector("#end .odds-chart polyline")
             assert page.locator("#end [data-odds-line]").count() == 3
             # the replay: one line per seat, and a click on the chart jumps to that turn
+            # (the chart sits under the replay's board, issue 9)
             page.goto(f"{server.base}/replay/{t['game']}")
-            page.wait_for_selector("#replay .odds-chart polyline")
-            assert page.locator("#replay [data-odds-line]").count() == 3
-            assert page.locator("#replay .odds-swings li").count() >= 1
-            hits = page.locator("#replay .odds-hit")
+            page.wait_for_selector("#replay-chart .odds-chart polyline")
+            assert page.locator("#replay-chart [data-odds-line]").count() == 3
+            assert page.locator("#replay-chart .odds-swings li").count() >= 1
+            hits = page.locator("#replay-chart .odds-hit")
             target = hits.nth(hits.count() // 2)
             version = target.get_attribute("data-version")
             target.dispatch_event("click")

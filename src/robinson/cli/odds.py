@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = GameRecord.loads(text)
         state = record.replay()
+        _say_if_solving(state, args.policy)
         odds = position_odds(state, args.policy, args.games, args.seed)
     except (RobinsonError, ValueError) as e:
         print(f"robinson odds: {args.record}: {e}", file=sys.stderr)
@@ -63,6 +64,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(as_text(odds, record.players, state.to_move))
     return 0
+
+
+def _say_if_solving(state: State, policy: str) -> None:
+    """The first lookup of an edition on a machine solves its chains (seconds): say so."""
+    from robinson.analysis.odds import tables
+
+    m = len(state.living)
+    exact = policy in tables.ODDS_POLICIES and not state.over and 1 <= m <= tables.EXACT_LIVING
+    if exact and not tables.ready(state.ruleset, policy, m):
+        print(
+            f"robinson odds: solving the chances of {m} players ({state.ruleset.edition},"
+            f" {policy}) once for this machine; later lookups are immediate",
+            file=sys.stderr,
+        )
 
 
 def as_text(odds: dict[str, Any], names: tuple[str, ...], to_move: int | None) -> str:

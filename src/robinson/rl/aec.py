@@ -52,7 +52,7 @@ def aec_env(
 ) -> AECEnv:
     """A PettingZoo AEC environment of the game, wrapped in PettingZoo's order check (so using
     it before `reset` is a clear error). `ruleset` takes the options `start_tokens`, `stake` and
-    `share`; `env.unwrapped` is the `RobinsonAEC` (its `state` and `record`)."""
+    `share`; `env.unwrapped` is the `RobinsonAEC` (its `engine_state` and `record`)."""
     env = RobinsonAEC(
         players, edition, reward=reward, render_mode=render_mode, first=first, **ruleset
     )
@@ -162,8 +162,9 @@ class RobinsonAEC(AECEnv):  # type: ignore[misc]
     # -- for tests and tools --------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
-        """The engine `State` of the game."""
+    def engine_state(self) -> Any:
+        """The engine `State` of the game (not `state`: PettingZoo's `state()` is the global
+        observation of environments that have one)."""
         return self._match.state
 
     @property

@@ -122,6 +122,7 @@ def solve_groups(
     states: IntArray,
     gptr: IntArray,
     cyclic: npt.NDArray[np.bool_],
+    groups: IntArray,
     m: int,
     kk: int,
     v: FloatArray,
@@ -137,14 +138,14 @@ def solve_groups(
     tol: float,
     max_sweeps: int,
 ) -> int:
-    """Every group in order: one pass if acyclic, Gauss-Seidel sweeps until no value changes by
-    more than tol otherwise. Returns the most sweeps any group needed."""
+    """The groups `groups` in that order: one pass if acyclic, Gauss-Seidel sweeps until no value
+    changes by more than tol otherwise. Returns the most sweeps any group needed."""
     decisions = (flat_ptr.shape[0] - 1 - kk) // 2
     wdec = np.zeros((max(decisions, 1), m))
     opts = np.zeros((2, m))
     out = np.zeros(m)
     most = 0
-    for g in range(gptr.shape[0] - 1):
+    for g in groups:
         lo, hi = gptr[g], gptr[g + 1]
         n = 0
         while True:

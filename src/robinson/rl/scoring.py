@@ -28,8 +28,10 @@ trained agent can be compared with. Exact chains cover 2 to 4 players.
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,13 +41,14 @@ import numpy.typing as npt
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import EXACT_MAX_PLAYERS, TOLERANCE
 from robinson.analysis.exact.joint import FlatTurns, flatten
-from robinson.analysis.exact.levels import reachable_codes, solve_order
+from robinson.analysis.exact.levels import SolveOrder, reachable_codes, solve_order
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
-from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
+from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import (
+    DECISION_OF,
     DECISIONS,
+    GALLOWS,
     MIN_PLAYERS,
-    SHIPWRECK_SQUARE,
     Choose,
     Phase,
     Player,
@@ -92,18 +95,16 @@ class PawnPosition:
 
     def to_state(self, players: int, ruleset: Ruleset) -> State:
         """An engine state with these pawns: the mover in seat 0, the other living pawns in
-        seats 1.. in turn order, the dead (players - 1 - len(others) of them) after them on 42;
-        purses and the bank as at the start, no Fridays."""
+        seats 1.. in turn order, the dead (players - 1 - len(others) of them) after them on the
+        gallows; purses and the bank as at the start, no Fridays."""
         dead = players - 1 - len(self.others)
         if dead < 0:
             raise RobinsonError(f"{len(self.others) + 1} living pawns do not fit {players} seats")
         purse = ruleset.start_tokens - ruleset.stake
+        wreck = ruleset.board.square_of(DECISION_OF[Phase.SHIPWRECK].effect)  # the mark's square
         seats = [Player(self.square, purse, shipwrecked=self.decision == "shipwreck")]
-        seats += [
-            Player(sq, purse, skips=sk, shipwrecked=sq == SHIPWRECK_SQUARE)
-            for sq, sk in self.others
-        ]
-        seats += [Player(42, purse, alive=False)] * dead
+        seats += [Player(sq, purse, skips=sk, shipwrecked=sq == wreck) for sq, sk in self.others]
+        seats += [Player(GALLOWS, purse, alive=False)] * dead
         phase = Phase(self.decision)
         return State(ruleset, tuple(seats), players * ruleset.stake, 0, phase, self.roll)
 
@@ -157,7 +158,7 @@ def score(
     trees = build_turn_trees(rules)
     flat = flatten(trees)
     held = reachable_codes(trees)
-    learner = [_tabulate(policy, flat, held, m) for m in range(1, players + 1)]
+    learner = [_tabulate(policy, rules, flat, held, m) for m in range(1, players + 1)]
     rivals = [_opponent_table(opponents, rules, players, flat, m) for m in range(1, players + 1)]
     p_win, worst = _solve(trees, flat, learner, rivals, players, best=False)
     top: tuple[float, ...] | None = None
@@ -175,19 +176,57 @@ def _solve(
     players: int,
     best: bool,
 ) -> tuple[tuple[float, ...], float]:
+    """Solve the chains of 1..players living players in turn; the learner's chances from the
+    start, and the largest Bellman residual."""
     vsub = np.zeros((1, 1))
     worst = 0.0
-    for m in range(1, players + 1):
-        order = solve_order(trees, m)
-        v = np.zeros((codes.K**m, m))
-        model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
-        tables = (learner[m - 1], rivals[m - 1], best)
-        chain.solve_groups(
-            order.states, order.gptr, order.cyclic, *model, *tables, TOLERANCE, _MAX_SWEEPS
-        )
-        worst = max(worst, chain.residual(order.states, *model, *tables))
-        vsub = v
+    threads = os.cpu_count() or 1
+    with ThreadPoolExecutor(threads) as pool:
+        for m in range(1, players + 1):
+            v = np.zeros((codes.K**m, m))
+            model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
+            tables = (learner[m - 1], rivals[m - 1], best)
+            worst = max(worst, _solve_chain(pool, threads, solve_order(trees, m), model + tables))
+            vsub = v
     return tuple(float(x) for x in vsub[0]), worst
+
+
+def _solve_chain(
+    pool: ThreadPoolExecutor, threads: int, order: SolveOrder, model: tuple[Any, ...]
+) -> float:
+    """One chain, stage by stage. Groups of one stage (equal level sum) never lead to one another
+    (analysis/exact/levels.py), so on the big chains threads share them out, as
+    `joint.solve_joint` does; each group is solved by one thread, so the result is the same."""
+
+    solve: Any = chain.solve_groups  # a numba dispatcher, given `model` of any length
+
+    def run(groups: npt.NDArray[np.int64]) -> int:
+        return int(
+            solve(order.states, order.gptr, order.cyclic, groups, *model, TOLERANCE, _MAX_SWEEPS)
+        )
+
+    for lo, hi in itertools.pairwise(order.stages):
+        groups = np.arange(lo, hi, dtype=np.int64)
+        if threads == 1 or order.gptr[hi] - order.gptr[lo] < 2_000:
+            run(groups)
+        else:
+            list(pool.map(run, _deal(groups, order.gptr, threads)))
+    parts = np.array_split(order.states, threads)
+    return max(pool.map(lambda part: float(chain.residual(part, *model)), parts))
+
+
+def _deal(
+    groups: npt.NDArray[np.int64], gptr: npt.NDArray[np.int64], parts: int
+) -> list[npt.NDArray[np.int64]]:
+    """The groups shared out, largest first, to the least loaded of `parts` threads."""
+    size = gptr[groups + 1] - gptr[groups]
+    load = np.zeros(parts)
+    dealt: list[list[int]] = [[] for _ in range(parts)]
+    for g in groups[np.argsort(-size, kind="stable")]:
+        t = int(np.argmin(load))
+        dealt[t].append(int(g))
+        load[t] += gptr[g + 1] - gptr[g]
+    return [np.array(sorted(d), dtype=np.int64) for d in dealt]
 
 
 def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, ...]]]:
@@ -204,7 +243,7 @@ def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, .
 
 
 def _tabulate(
-    policy: Policy, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
+    policy: Policy, ruleset: Ruleset, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
 ) -> npt.NDArray[np.float64]:
     """table[d, r]: the probability that the learner takes the eager option at decision d."""
     table = np.ones((max(len(flat.keys), 1), codes.K ** (m - 1)))
@@ -213,16 +252,14 @@ def _tabulate(
         others = tuple((square_of[c], int(codes.has_skip(c))) for c in combo)
         for d, (kind, roll) in enumerate(flat.keys):
             phase = DECISION_KINDS[kind]
-            position = PawnPosition(phase.value, roll or None, _SQUARE[phase], others)
+            square = ruleset.board.square_of(DECISION_OF[phase].effect)
+            position = PawnPosition(phase.value, roll or None, square, others)
             table[d, r] = _eager_share(policy(position), phase, position)
     return table
 
 
-_SQUARE = {Phase.SHIPWRECK: 4, Phase.TREE: 7, Phase.BREAD: 20, Phase.CANOE: 23}
-
-
 def _eager_share(answer: Any, phase: Phase, position: PawnPosition) -> float:
-    eager, other = EAGER_OPTION[phase], OTHER_OPTION[phase]
+    eager, other = DECISION_OF[phase].forward, DECISION_OF[phase].other
     if isinstance(answer, Choose):
         answer = answer.option
     if isinstance(answer, str):

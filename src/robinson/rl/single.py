@@ -125,8 +125,8 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return render_ansi(self._match.state, self.names)
 
     @property
-    def state(self) -> Any:
-        """The engine `State` of the game."""
+    def engine_state(self) -> Any:
+        """The engine `State` of the game (named as in the PettingZoo environment)."""
         return self._match.state
 
     @property

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from robinson.web import static_files
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
 from robinson.web.guard import HEADERS, Guard
@@ -71,6 +72,7 @@ def create_app(
     app.add_middleware(Guard)
     for module in (meta, tables, games, odds, socket, pages):
         app.include_router(module.router)
+    static_files.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 

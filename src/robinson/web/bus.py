@@ -156,6 +156,9 @@ class RedisBroadcaster:
                 self._pubsub = await self._connect()
                 if not first and self._on_resync is not None:
                     await self._on_resync()  # messages may have been lost meanwhile
+                elif self._on_message is not None:
+                    for channel in list(self._channels):  # followed before we were connected
+                        self._on_message(channel[len(CHANNEL) :], {"k": "followed"})
                 first = False
                 while True:
                     msg = await self._pubsub.get_message(timeout=5.0)

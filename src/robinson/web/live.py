@@ -186,8 +186,15 @@ class LiveTable:
     def snapshot(self, listener: Listener) -> dict[str, Any]:
         """Everything a (re)connecting viewer needs, including the narration so far."""
         lines: list[str] = []
+        kinds: list[tuple[str, int | None]] = []  # the event of each line, for the page's log
         for _, _, events in self.game.record().steps():
-            lines.extend(narrate_all(listener.lang, events, self.names))
+            for e, line in zip(
+                events, texts.narrate_each(listener.lang, events, self.names), strict=True
+            ):
+                if line:
+                    lines.append(line)
+                    kinds.append((e.kind, _actor(e)))
+        dropped = kinds[:-300]
         return {
             "type": "snapshot",
             "table": self.id,
@@ -196,6 +203,8 @@ class LiveTable:
             "you": sorted(listener.seats),
             "game": self.game_view(listener.lang),
             "log": lines[-300:],
+            "log_kinds": [list(k) for k in kinds[-300:]],
+            "log_turn": 1 + sum(kind == "turn_began" for kind, _ in dropped),
         }
 
     def broadcast(self, build: Any) -> None:
@@ -210,6 +219,7 @@ class LiveTable:
         for listener in list(self.listeners):
             msg = per_lang.get(listener.lang)
             if msg is None:
+                each = texts.narrate_each(listener.lang, events, self.names)
                 msg = {
                     "type": "update",
                     "game": self.game.id,
@@ -217,7 +227,8 @@ class LiveTable:
                     "seat": seat,
                     "action": action.to_json(),
                     "events": events_json,
-                    "narration": narrate_all(listener.lang, events, self.names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": self.game_view(listener.lang),
                 }
                 per_lang[listener.lang] = msg
@@ -235,6 +246,15 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
         if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
             steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
     return steps
+
+
+def _actor(e: Event) -> int | None:
+    """Who an event is about (the page colours its log line): the seat, a transfer's player."""
+    data = e.to_json()
+    for key in ("seat", "payer", "payee", "master", "winner"):
+        if data.get(key) is not None:
+            return int(data[key])
+    return None
 
 
 def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:

@@ -167,6 +167,10 @@ class ReplayStep(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
     state: StateJson
 
 
@@ -266,6 +270,12 @@ class Snapshot(Out):
     you: list[int] = Field(description="the seats this connection holds")
     game: GameView
     log: list[str]
+    log_kinds: list[tuple[str, int | None]] = Field(
+        default_factory=list,
+        description="the event kind and the seat it is about of each line of `log`, in order "
+        "(the page groups the log by turn and colours it by seat)",
+    )
+    log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
 
 
 class Update(Out):
@@ -276,6 +286,10 @@ class Update(Out):
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
     state: GameView
 
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -24,6 +25,7 @@ from robinson.web.errors import ServiceError
 log = logging.getLogger("robinson.web")
 
 CACHE_ENTRIES = 4096
+Key = tuple[str, int, str, str]  # (game, version, policy, "odds" or "history")
 SWINGS = 3
 
 
@@ -34,7 +36,8 @@ class Computing(Exception):
 class OddsService:
     def __init__(self, games: int = DEFAULT_GAMES) -> None:
         self.games = games
-        self._answers: OrderedDict[tuple[str, int, str, str], dict[str, Any]] = OrderedDict()
+        self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
         self._solving: dict[tuple[str, str, int], Future[float]] = {}
         self._pool: ProcessPoolExecutor | None = None
 
@@ -58,16 +61,15 @@ class OddsService:
             raise ServiceError(
                 "bad_request", f"version must be a whole number from 0 to {last}, got {version!r}"
             )
-        key = (game_id, version, policy, "odds")
-        if key in self._answers:
-            self._answers.move_to_end(key)
-            return self._answers[key]
         prefix = GameRecord(record.ruleset, record.players, record.first, record.actions[:version])
-        state = await asyncio.to_thread(prefix.replay)
-        if not state.over and len(state.living) <= EXACT_LIVING:
-            self._need(record.ruleset, policy, len(state.living))
-        answer = {"version": version, **await asyncio.to_thread(self._compute, state, policy)}
-        return self._keep(key, answer)
+
+        async def compute() -> dict[str, Any]:
+            state = await asyncio.to_thread(prefix.replay)
+            if not state.over and len(state.living) <= EXACT_LIVING:
+                self._need(record.ruleset, policy, len(state.living))
+            return {"version": version, **await asyncio.to_thread(self._compute, state, policy)}
+
+        return await self._once((game_id, version, policy, "odds"), compute)
 
     async def history(self, game_id: str, record: GameRecord, policy: str) -> dict[str, Any]:
         """Every seat's chances at the start of every turn, and the biggest swings."""
@@ -75,13 +77,8 @@ class OddsService:
 
         policy = _policy(policy)
         version = len(record.actions)
-        key = (game_id, version, policy, "history")
-        if key in self._answers:
-            self._answers.move_to_end(key)
-            return self._answers[key]
-        self._need(record.ruleset, policy, min(len(record.players), EXACT_LIVING))
 
-        def compute() -> dict[str, Any]:
+        def chart() -> dict[str, Any]:
             points = chances_over_game(record, policy)
             return {
                 "version": version,
@@ -90,7 +87,11 @@ class OddsService:
                 "swings": [s.to_json() for s in biggest_swings(points, SWINGS)],
             }
 
-        return self._keep(key, await asyncio.to_thread(compute))
+        async def compute() -> dict[str, Any]:
+            self._need(record.ruleset, policy, min(len(record.players), EXACT_LIVING))
+            return await asyncio.to_thread(chart)
+
+        return await self._once((game_id, version, policy, "history"), compute)
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -102,7 +103,19 @@ class OddsService:
         except RobinsonError as e:
             raise ServiceError("bad_request", str(e)) from None
 
-    def _keep(self, key: tuple[str, int, str, str], answer: dict[str, Any]) -> dict[str, Any]:
+    async def _once(
+        self, key: Key, compute: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """The kept answer for `key`, or the one being computed (viewers asking for the same
+        position at once share one computation), or a new computation."""
+        if key in self._answers:
+            self._answers.move_to_end(key)
+            return self._answers[key]
+        task = self._running.get(key)
+        if task is None:
+            task = self._running[key] = asyncio.ensure_future(compute())
+            task.add_done_callback(lambda _: self._running.pop(key, None))
+        answer = await asyncio.shield(task)  # a viewer who leaves does not cancel the others'
         self._answers[key] = answer
         while len(self._answers) > CACHE_ENTRIES:
             self._answers.popitem(last=False)

@@ -51,7 +51,7 @@ from robinson.web import dice, names, texts
 from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_SEATS, MIN_SEATS
-from robinson.web.live import Listener, LiveGame, LiveTable, narrate_all, token_hash
+from robinson.web.live import Listener, LiveGame, LiveTable, token_hash
 from robinson.web.solver import OptimalSolver
 from robinson.web.store import Conflict, GameRow, SeatRow, Store, TableRow
 
@@ -127,10 +127,15 @@ class GameService:
         await self._resume()
 
     async def _resume(self) -> int:
-        """Load only the tables whose game waits for a bot, and wake their bots; how many."""
+        """Only the tables whose game waits for a bot. Alone: load them and go on. Shared:
+        claim each one nobody drives; only those won are loaded (`_lease_gained`), and those
+        that turn out to need no driver are let go again (`_wake_bots`). Returns how many."""
         resume = await asyncio.to_thread(self.store.tables_to_resume)
         for table_id in resume:
-            self._wake_bots(await self.table(table_id))
+            if self.cluster.shared:
+                self.cluster.leases.want(table_id)
+            else:
+                self._wake_bots(await self.table(table_id))
         return len(resume)
 
     async def close_idle_tables(self) -> list[str]:
@@ -570,7 +575,9 @@ class GameService:
             game = table.game
             seq = message["seq"]
             if message["game"] != game.id:
-                await self._reload(table)  # a rematch this copy has not seen
+                if message["game"] not in self._game_table:
+                    await self._reload(table)  # a rematch this copy has not seen
+                # else a late step of a game this copy has left behind: nothing to do
             elif seq == game.version:
                 action = action_from_json(message["action"])
                 state, events = apply(game.state, action)
@@ -657,11 +664,13 @@ class GameService:
         names = list(record.players)
         steps = []
         for action, state, events in record.steps():
+            each = texts.narrate_each(lang, events, names)
             steps.append(
                 {
                     "action": action.to_json(),
                     "events": [e.to_json() for e in events],
-                    "narration": narrate_all(lang, events, names),
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
                     "state": _state_json(state),
                 }
             )

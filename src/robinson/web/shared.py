@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("robinson.web.shared")
 
-PRESENCE_TTL = 6.0  # seconds a process's presence lives in Redis without being written again
+PRESENCE_TTL = 6.0  # seconds a process counts as alive (for presence) after it last said so
 
 
 class Counters(Protocol):
@@ -101,31 +101,34 @@ class LocalPresence:
         return None
 
 
-# A hash per table: field "{process}:{seat}" -> "{count}:{expiry ms by Redis's clock}".
+# A hash per table: field "{process}:{seat}" -> count. Whether a process lives is one key of its
+# own, `robinson:alive:{process}`, written every TTL / 3 seconds: the refresh costs one command
+# per process, not one per table, and a dead process's fields are ignored (and removed) at once
+# when its key runs out.
 _WRITE = """
-local now = redis.call('TIME')
-local expiry = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[1])
-for i = 2, #ARGV, 2 do
+for i = 1, #ARGV, 2 do
   if tonumber(ARGV[i + 1]) > 0 then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1] .. ':' .. expiry)
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   else
     redis.call('HDEL', KEYS[1], ARGV[i])
   end
 end
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1
 """
 
-# Every live field (a dead process's fields run out and are removed here).
+# Every field of a living process (the others are removed here). A script may read keys it was
+# not given when Redis is one server, as here (not a Redis Cluster).
 _READ = """
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local all = redis.call('HGETALL', KEYS[1])
+local alive = {}
 local out = {}
 for i = 1, #all, 2 do
-  local count, expiry = string.match(all[i + 1], '^(%d+):(%d+)$')
-  if count and tonumber(expiry) > ms then
-    table.insert(out, all[i]); table.insert(out, count)
+  local process = string.match(all[i], '^(.*):[^:]*$')
+  if alive[process] == nil then
+    alive[process] = redis.call('EXISTS', 'robinson:alive:' .. process) == 1
+  end
+  if alive[process] then
+    table.insert(out, all[i]); table.insert(out, all[i + 1])
   else
     redis.call('HDEL', KEYS[1], all[i])
   end
@@ -136,12 +139,14 @@ return out
 
 class RedisPresence(LocalPresence):
     """This process's counts (kept locally, as LocalPresence does) written to Redis on each
-    change and every PRESENCE_TTL / 3 seconds, so a dead process's viewers vanish by themselves."""
+    change; a key of its own says it lives. Should that key be found missing when it is written
+    again (Redis restarted), every count of this process is written again."""
 
-    def __init__(self, redis: Redis, process_id: str) -> None:
+    def __init__(self, redis: Redis, process_id: str, ttl: float = PRESENCE_TTL) -> None:
         super().__init__()
         self.redis = redis
         self.process_id = process_id
+        self.ttl = ttl
         self._write = redis.register_script(_WRITE)
         self._read = redis.register_script(_READ)
         self._task: asyncio.Task[None] | None = None
@@ -149,14 +154,20 @@ class RedisPresence(LocalPresence):
     async def change(self, table_id: str, seat: int, delta: int) -> None:
         await super().change(table_id, seat, delta)
         count = self._mine.get(table_id, Counter())[seat]
-        with contextlib.suppress(Exception):  # Redis away: the refresher writes it later
+        with contextlib.suppress(Exception):  # Redis away: written again when it is back
             await self._put(table_id, {seat: count})
 
     async def _put(self, table_id: str, counts: dict[int, int]) -> None:
-        args: list[str | int] = [int(PRESENCE_TTL * 1000)]
+        args: list[str | int] = []
         for seat, count in counts.items():
             args += [f"{self.process_id}:{seat}", count]
         await self._write(keys=[f"robinson:presence:{table_id}"], args=args)
+
+    async def _alive(self) -> bool:
+        """Say this process lives; True when the key was there already (Redis kept it)."""
+        key = f"robinson:alive:{self.process_id}"
+        previous = await self.redis.set(key, 1, px=int(self.ttl * 1000), get=True)
+        return previous is not None
 
     async def totals(self, table_id: str) -> dict[int, int]:
         try:
@@ -176,17 +187,18 @@ class RedisPresence(LocalPresence):
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        for table_id, counts in list(self._mine.items()):  # a clean stop takes ours away now
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._put(table_id, dict.fromkeys(counts, 0)), 1.0)
+        # A clean stop takes ours away at once: without the key, our fields count for nothing.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.delete(f"robinson:alive:{self.process_id}"), 1.0)
 
     async def _refresh(self) -> None:
         while True:
-            await asyncio.sleep(PRESENCE_TTL / 3)
-            for table_id, counts in list(self._mine.items()):
-                try:
-                    await self._put(table_id, dict(counts))
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    break  # Redis away: try again next round
+            try:
+                if not await self._alive():  # first time, or Redis lost everything
+                    for table_id, counts in list(self._mine.items()):
+                        await self._put(table_id, dict(counts))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass  # Redis away: try again next round
+            await asyncio.sleep(self.ttl / 3)

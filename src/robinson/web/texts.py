@@ -34,6 +34,17 @@ def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> lis
     return _translator(lang).narrate_all(events, names)
 
 
+def narrate_each(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """One entry per event ("" where another event's line says it): the page pairs lines with
+    the events they tell (their icons and seats) through `told`."""
+    return _translator(lang).narrate_each(events, names)
+
+
+def told(lines: Sequence[str]) -> list[int]:
+    """The indices of the events that have a line of their own, in order."""
+    return [i for i, line in enumerate(lines) if line]
+
+
 def prompt(lang: str, state: State, names: Sequence[str]) -> str:
     return _translator(lang).prompt(state, names)
 

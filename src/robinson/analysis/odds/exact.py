@@ -52,11 +52,10 @@ def p_win(state: State, policy: str) -> list[float]:
     if state.phase is not Phase.ROLL:
         return p_win(after_decision(state, policy), policy)
     order = turn_order(state)
-    values = tables.values(tables.rules_ruleset(state.ruleset), policy, len(order))
-    row = values[chain_index(state, order)]
+    row = tables.row(state.ruleset, policy, len(order), chain_index(state, order))
     chances = [0.0] * len(state.players)
     for k, seat in enumerate(order):
-        chances[seat] = float(row[k])
+        chances[seat] = row[k]
     return chances
 
 

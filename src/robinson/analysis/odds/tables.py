@@ -2,8 +2,8 @@
 memory-mapped so that every process of a machine shares one copy through the page cache.
 
 The chain of m living players does not depend on how many seats the table has, nor on the money
-options: only on the movement rules (fever and choices, `rules_key`) and the policy. So the
-files are `values-{fever}-{choices}-{policy}-{m}p-{fingerprint}.npy` in the exact analysis's
+options: only on the movement rules (board, fever and choices, `rules_key`) and the policy. So
+the files are `values-{fever}-{choices}-{policy}-{m}p-{fingerprint}.npy` in the exact analysis's
 cache directory (`robinson.analysis.exact.store.cache_dir`), holding `V[state, seat]` of
 `robinson.analysis.exact.joint` (float64, K**m x m; 156 MB for 4 players). The fingerprint is
 that of the exact analysis (engine and solver sources), so a change of the rules or the solver
@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import hashlib
 import os
 import tempfile
 import time
@@ -30,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robinson.analysis.exact import codes, store
-from robinson.engine import EDITIONS, RobinsonError, Ruleset
+from robinson.engine import EDITIONS, STANDARD_BOARD, RobinsonError, Ruleset
 
 FloatArray = npt.NDArray[np.float64]
 EXACT_LIVING = 4  # the chain is exact up to this many living players
@@ -40,15 +41,21 @@ _FORMAT = 1  # bump when the layout of the files changes
 
 def rules_ruleset(ruleset: Ruleset) -> Ruleset:
     """The ruleset that stands for every ruleset with the same movement rules: the first edition
-    with the same fever and choices, with the default money options (money never moves a pawn)."""
-    for name, edition in EDITIONS.items():
-        if edition.fever is ruleset.fever and edition.choices is ruleset.rules.choices:
+    with the same board, fever and choices, with the default money options (money never moves a
+    pawn)."""
+    for name in EDITIONS:
+        if rules_key(Ruleset(name)) == rules_key(ruleset):
             return Ruleset(name)
     raise RobinsonError(f"no edition plays like {ruleset.edition!r}")  # pragma: no cover
 
 
 def rules_key(ruleset: Ruleset) -> str:
-    return f"{ruleset.fever.value}-{ruleset.rules.choices.value}"
+    """What the chains depend on, for file names: fever, choices, and the board when it is not
+    the standard one (a hash of its squares)."""
+    key = f"{ruleset.fever.value}-{ruleset.rules.choices.value}"
+    if ruleset.board != STANDARD_BOARD:
+        key += "-" + hashlib.sha256(repr(ruleset.board).encode()).hexdigest()[:10]
+    return key
 
 
 def check_policy(policy: str) -> str:
@@ -86,6 +93,20 @@ def _mapped(path: Path, m: int) -> FloatArray | None:
     return values  # type: ignore[no-any-return]
 
 
+_OPEN: dict[tuple[str, str, str, int], FloatArray] = {}
+
+
+def row(ruleset: Ruleset, policy: str, m: int, index: int) -> list[float]:
+    """`V[index]` as floats: the lookup itself, with the mapped table kept per (cache
+    directory, rules, policy, m) so that a lookup costs no path or file work."""
+    key = (os.environ.get(store.CACHE_ENV, ""), rules_key(ruleset), policy, m)
+    table = _OPEN.get(key)
+    if table is None:
+        # A plain ndarray view of the mapping: indexing a memmap makes a memmap per row.
+        table = _OPEN[key] = values(ruleset, policy, m).view(np.ndarray)
+    return table[index].tolist()  # type: ignore[no-any-return]
+
+
 def values(ruleset: Ruleset, policy: str, m: int) -> FloatArray:
     """`V[state, relative seat]` of the chain of m living players, memory-mapped (read-only);
     solved and written first if this machine does not have it yet."""
@@ -95,6 +116,7 @@ def values(ruleset: Ruleset, policy: str, m: int) -> FloatArray:
     found = _mapped(path, m)
     if found is None:
         _mapped.cache_clear()  # a bad or missing file must not stay cached
+        _OPEN.clear()
         ensure(ruleset, policy, m)
         found = _mapped(path, m)
         if found is None:
@@ -128,6 +150,7 @@ def ensure(ruleset: Ruleset, policy: str, m: int) -> float:
                 loaded = solved.values
             sub = Solution(k, loaded, 0, 0.0, 0.0, 0.0)
     _mapped.cache_clear()
+    _OPEN.clear()
     return spent
 
 
@@ -182,3 +205,4 @@ def store_solution(ruleset: Ruleset, policy: str, chains: list[FloatArray]) -> N
                     raise RobinsonError(f"a chain of {m} players has shape {(codes.K**m, m)}")
                 _save(path, np.ascontiguousarray(array, dtype=np.float64))
     _mapped.cache_clear()
+    _OPEN.clear()

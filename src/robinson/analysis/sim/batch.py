@@ -7,19 +7,39 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from robinson.engine import HOME, Ruleset
+from robinson.engine import HOME, Phase, Ruleset, State, new_game
 
 SQUARE_COUNT = HOME + 1  # squares 0..45
 
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a run shares: the rules, the table and the dice seed."""
+    """What every game of a run shares: the rules, the table and the dice seed, and where the
+    games start: the opening with `first` to move, or `position` (an engine state at a roll,
+    e.g. the middle of a game: the games continue it)."""
 
     ruleset: Ruleset
     players: int
     first: int = 0
     seed: int = 0
+    position: State | None = None
+
+    def start(self) -> State:
+        """The position every game starts from."""
+        if self.position is None:
+            return new_game(self.players, self.ruleset, self.first)
+        p = self.position
+        if p.ruleset != self.ruleset or len(p.players) != self.players:
+            raise ValueError(
+                f"the position is a game of {len(p.players)} under {p.ruleset.edition!r};"
+                f" the setup says {self.players} under {self.ruleset.edition!r}"
+            )
+        if p.phase is not Phase.ROLL or p.to_move is None:
+            raise ValueError(
+                f"games start from a position at a roll, got phase {p.phase.value!r}"
+                " (play the pending decision first)"
+            )
+        return p
 
 
 @dataclass

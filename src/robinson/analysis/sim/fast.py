@@ -19,9 +19,19 @@ from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.dice import check_seed
 from robinson.analysis.sim.kernel import LANDING_COLUMNS, play_block
 from robinson.analysis.sim.policies import FastPolicy
-from robinson.analysis.sim.special import STATE_SIZE
+from robinson.analysis.sim.special import (
+    ALIVE,
+    FRIDAY_OF,
+    LIVING,
+    POS,
+    PURSE,
+    SKIPS,
+    STATE_SIZE,
+    TURNS,
+    relink,
+)
 from robinson.analysis.sim.steps import board_tables, build_steps, footprints
-from robinson.engine import Fever, new_game
+from robinson.engine import Fever, Phase, State, new_game
 
 # A game that has not ended after this many rolls is cut (only a policy that refuses to move
 # forever, e.g. always staying in the tree, can get here: eager games end within a few hundred).
@@ -43,6 +53,7 @@ def run_batch(
     policy = tables if isinstance(tables, FastPolicy) else FastPolicy(tables)
     tables = policy.tables
     new_game(setup.players, setup.ruleset, setup.first)  # validates players and first seat
+    start = start_position(setup.start())
     check_seed(setup.seed)
     if tables.shape != (setup.players, 4, 7):
         raise ValueError(f"expected decision tables of shape ({setup.players}, 4, 7)")
@@ -68,9 +79,8 @@ def run_batch(
     def play(block: int) -> None:
         lo, hi = edges[block], edges[block + 1]
         play_block(
-            np.uint64(setup.seed), offset + lo, setup.players, setup.first,
-            rs.optional_choices, fever_extra, rs.share_divisor,
-            rs.start_tokens - rs.stake, rs.stake, steps, kinds, amounts, targets,
+            np.uint64(setup.seed), offset + lo, setup.players, start,
+            rs.optional_choices, fever_extra, rs.share_divisor, steps, kinds, amounts, targets,
             tables, policy.joint, policy.offsets, MAX_ROLLS,
             b.winner[lo:hi], b.rolls[lo:hi], b.turns[lo:hi], b.winner_turns[lo:hi],
             b.bank[lo:hi], b.pot[lo:hi], b.bindings[lo:hi], b.position[lo:hi], b.purse[lo:hi],
@@ -88,3 +98,25 @@ def run_batch(
     for square, target in footprints(board):  # 25 goes on to 14
         batch.landings[target] += batch.landings[square]
     return batch
+
+
+def start_position(state: State) -> npt.NDArray[np.int64]:
+    """A position at a roll in the kernel's layout: the game state of `special.py` (turn order
+    linked among the living, the shipwreck mark being the square itself), then the bank and the
+    seat to roll. The turn being played counts as the mover's first turn."""
+    if state.phase is not Phase.ROLL or state.to_move is None:
+        raise ValueError(f"games start from a position at a roll, got {state.phase.value!r}")
+    n = len(state.players)
+    start = np.zeros(STATE_SIZE + 2, np.int64)
+    for seat, p in enumerate(state.players):
+        start[POS + seat] = p.position
+        start[PURSE + seat] = p.purse
+        start[ALIVE + seat] = p.alive
+        start[FRIDAY_OF + seat] = -1 if p.friday is None else p.friday
+        start[SKIPS + seat] = p.skips
+    start[TURNS + state.to_move] = 1
+    start[LIVING] = len(state.living)
+    relink(start, n)
+    start[STATE_SIZE] = state.bank
+    start[STATE_SIZE + 1] = state.to_move
+    return start

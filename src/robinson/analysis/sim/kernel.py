@@ -28,15 +28,14 @@ from robinson.analysis.sim.special import (
     ALL_DEAD,
     BINDINGS,
     FRIDAY_OF,
-    LIVING,
     NXT,
     POS,
     POT,
-    PRV,
     PURSE,
     ROLL_AGAIN,
     SEAT_MASK,
     SKIPS,
+    STATE_SIZE,
     TURNS,
     WON,
     resolve,
@@ -86,12 +85,10 @@ def play_block(
     seed: np.uint64,
     offset: int,
     n: int,
-    first: int,
+    start: npt.NDArray[np.int64],
     optional: bool,
     fever_extra: bool,
     share_div: int,
-    start_purse: int,
-    stake: int,
     steps: npt.NDArray[np.int32],
     kinds: npt.NDArray[np.int8],
     amounts: npt.NDArray[np.int32],
@@ -114,26 +111,16 @@ def play_block(
     landings: npt.NDArray[np.int64],
     g: npt.NDArray[np.int64],
 ) -> None:
-    """Games offset .. offset+len(winner)-1 of `seed`, one after the other; row i of the outputs
-    is game offset+i. `g` is the state of the game being played (`special.py`)."""
+    """Games offset .. offset+len(winner)-1 of `seed`, one after the other, each from the
+    position `start` (`fast.start_position`: a game state in `special.py`'s layout, then the
+    bank and the seat to roll; the opening or any position at a roll); row i of the outputs is
+    game offset+i. `g` is the state of the game being played."""
     for i in range(len(winner)):
         key = game_key(seed, _U(offset + i))
-        for s in range(n):
-            g[POS + s] = 0
-            g[PURSE + s] = start_purse
-            g[ALIVE + s] = 1
-            g[FRIDAY_OF + s] = -1
-            g[SKIPS + s] = 0
-            g[TURNS + s] = 0
-            # turn order with everybody alive (what special.relink gives for n >= 2)
-            g[NXT + s] = s + 1 if s + 1 < n else 0
-            g[PRV + s] = s - 1 if s > 0 else n - 1
-        g[LIVING] = n
-        g[BINDINGS] = 0
-        g[POT] = 0
-        bank = n * stake
-        seat = first & SEAT_MASK
-        g[TURNS + seat] = 1
+        for k in range(STATE_SIZE):
+            g[k] = start[k]
+        bank = start[STATE_SIZE]
+        seat = start[STATE_SIZE + 1] & SEAT_MASK
         counter = _U(0)
         bits = _U(0)
         chunks = 0  # 16-bit chunks of `bits` not used yet

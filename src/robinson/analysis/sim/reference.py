@@ -22,7 +22,6 @@ from robinson.engine import (
     TurnBegan,
     Won,
     apply,
-    new_game,
 )
 
 # Moves that land (and resolve the square); canoe and swap moves trigger nothing.
@@ -43,10 +42,11 @@ class Counts:
 
 def play(setup: Setup, game: int, decide: Decide, max_rolls: int) -> tuple[State, Counts]:
     """Game `game` of `setup`: the final state and what its events counted."""
-    state = new_game(setup.players, setup.ruleset, setup.first)
+    state = setup.start()
     dice = faces(setup.seed, game)
     turns = [0] * setup.players
-    turns[setup.first] = 1
+    assert state.to_move is not None
+    turns[state.to_move] = 1  # the turn being played counts
     c = Counts()
     landings = c.landings
     roll_phase = Phase.ROLL

@@ -15,5 +15,6 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 @router.get("/t/{table_id}")
 @router.get("/replay/{game_id}")
+@router.get("/rules")
 async def page() -> FileResponse:
     return FileResponse(str(STATIC / "index.html"), media_type="text/html")

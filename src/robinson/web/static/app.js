@@ -1,6 +1,8 @@
-// The Robinson page: the home page (create a table), a table (table.js), or a replay (replay.js).
-import { COLOURS } from "./board.js";
+// The Robinson page: the home page (what the game is, play now, create a table), a table
+// (table.js), a replay (replay.js) or the rules (rules.js).
+import { COLOURS, drawBoard } from "./board.js";
 import { openReplay } from "./replay.js";
+import { openRules } from "./rules.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
 import { browserLanguage, errorText, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
@@ -15,9 +17,11 @@ async function api(path, body) {
 
 // ---------------------------------------------------------------------------------- home page
 let meta = null;
+let editionPicked = false;  // until the viewer picks an edition, it follows the language
+
+export const EDITION_OF = { lv: "lv", cs: "cs", ca: "ca" };
 
 function seatRow(name, kind) {
-  const n = $("seats").querySelectorAll(".seat").length + 1;
   const row = make("div", null, { class: "seat" });
   const input = make("input", null, { name: "name", maxlength: meta.limits.name, required: "" });
   input.value = name;
@@ -39,9 +43,21 @@ function labelSeats() {
     const kind = row.querySelector("select");
     kind.setAttribute("aria-label", t("web.seat_kind", { n: i + 1 }));
     kind.options[0].textContent = t("ui.human");
-    for (const o of [...kind.options].slice(1)) o.textContent = t("web.bot_named", { bot: o.value.slice(4) });
+    for (const o of [...kind.options].slice(1)) o.textContent = t("web.bot_named", { bot: t(`web.bot.${o.value.slice(4)}`, {}, o.value.slice(4)) });
     row.querySelector(".remove").setAttribute("aria-label", t("web.remove_seat", { n: i + 1 }));
   });
+}
+
+// What each kind of bot does, in the viewer's language.
+function labelBots() {
+  $("bot-kinds").replaceChildren(...meta.bots.flatMap((b) => [make("dt", t(`web.bot.${b}`, {}, b)),
+    make("dd", t(`web.bot.${b}.about`, {}, ""))]));
+}
+
+function labelHome() {
+  labelSeats(); labelEditions(); labelBots();
+  if (!editionPicked) document.querySelector("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
+  drawBoard($("home-board"), texts.squares, null, 1000, false);
 }
 
 async function home() {
@@ -49,14 +65,15 @@ async function home() {
   meta = await api("/api/meta");
   const edition = document.querySelector("[name=edition]");
   for (const e of meta.editions) edition.append(make("option", e.name, { value: e.name }));
-  edition.value = { lv: "lv", cs: "cs", ca: "ca" }[texts.lang] || "standard";
-  labelEditions();
+  edition.onchange = () => { editionPicked = true; };
   const add = (name, kind) => {
     if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
   };
   add("Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
+  labelHome();
   $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
+  $("play-now").onclick = () => playNow();
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
     const f = new FormData($("create"));
@@ -71,6 +88,17 @@ async function home() {
       showLinks(made, f.get("hotseat") ? humans : humans.slice(0, 1));
     } catch (e) { showError(e.message); }
   };
+}
+
+// One click: the viewer against two bots, in the edition of the form (the language's).
+async function playNow() {
+  const edition = document.querySelector("[name=edition]").value;
+  try {
+    const made = await api("/api/tables", { edition, language: texts.lang, seats: [
+      { name: t("web.you_name"), kind: "human" },
+      { name: "Bruno", kind: "bot", bot: "heuristic" }, { name: "Cila", kind: "bot", bot: "heuristic" }] });
+    location.href = `/t/${made.table}#${made.seats[0].token}`;
+  } catch (e) { showError(e.message); }
 }
 
 function labelEditions() {
@@ -98,16 +126,20 @@ function showLinks(made, mine) {
 
 // ---------------------------------------------------------------------------------- start
 // The language: the browser's remembered pick, else the table's language (chosen when it was
-// created), else the browser's own language.
-async function tableLanguage(path) {
+// created), else the browser's own language. The table is asked once; its game id lets the
+// texts be fetched once, with the effect lines of that game's ruleset.
+async function where(path) {
   try {
-    if (path[0] === "t" && path[1]) return (await api(`/api/tables/${encodeURIComponent(path[1])}`)).language;
+    if (path[0] === "t" && path[1]) {
+      const table = await api(`/api/tables/${encodeURIComponent(path[1])}`);
+      return { language: table.language, game: table.game.id };
+    }
     if (path[0] === "replay" && path[1]) {
       const record = await api(`/api/games/${encodeURIComponent(path[1])}/record`);
-      return (await api(`/api/tables/${encodeURIComponent(record.meta.table)}`)).language;
+      return { language: (await api(`/api/tables/${encodeURIComponent(record.meta.table)}`)).language, game: path[1] };
     }
   } catch { /* an unknown table says so below, in the page's language */ }
-  return null;
+  return { language: null, game: null };
 }
 
 // An unknown table gets a page that says so, with the way home, not an empty board.
@@ -124,18 +156,21 @@ async function openTableOrSayMissing(tableId) {
 
 async function start() {
   const path = location.pathname.split("/").filter(Boolean);
-  const lang = pickedLanguage() || (await tableLanguage(path)) || browserLanguage();
+  const found = await where(path);
+  const lang = pickedLanguage() || found.language || browserLanguage();
   $("lang").value = lang;
   $("lang").onchange = async () => {
     rememberLanguage($("lang").value);
-    if (path[0] === "replay") { location.reload(); return; }
+    if (path[0] === "replay") { location.reload(); return; }  // the position is in the address
     if (path[0] === "t") await switchLanguage($("lang").value);
-    else { await loadTexts($("lang").value, null); labelSeats(); labelEditions(); }
+    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(); }
+    else { await loadTexts($("lang").value, null); labelHome(); }
   };
   try {
-    await loadTexts(lang, null);
+    await loadTexts(lang, found.game);
     if (path[0] === "t" && path[1]) await openTableOrSayMissing(path[1]);
     else if (path[0] === "replay" && path[1]) await openReplay(path[1], lang);
+    else if (path[0] === "rules") await openRules();
     else await home();
   } catch (e) { showError(e.message); }
 }

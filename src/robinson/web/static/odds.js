@@ -47,6 +47,22 @@ async function fetchJson(url) {
   }
 }
 
+// The turn of the position in view, marked on the chart when there is one.
+const lastVersion = new Map();
+function markChart(gameId, version) {
+  if (version === undefined) return;
+  lastVersion.set(gameId, version);
+  const data = charts.get(gameId);
+  for (const box of document.querySelectorAll(`.odds-chart[data-game="${CSS.escape(gameId)}"]`)) {
+    const now = box.querySelector(".odds-now");
+    if (!now || !data) continue;
+    const at = data.points.filter((p) => p.version <= version).length - 1;
+    const hit = box.querySelectorAll(".odds-hit")[Math.max(at, 0)];
+    const x = Number(hit.getAttribute("x")) + Number(hit.getAttribute("width")) / 2;
+    now.setAttribute("x1", x); now.setAttribute("x2", x); now.setAttribute("visibility", "visible");
+  }
+}
+
 function markComputing() {
   for (const bar of document.querySelectorAll("[data-odds-seat]")) bar.classList.add("computing");
   const note = document.getElementById("odds-note");
@@ -68,6 +84,7 @@ function toggle(list, refresh) {
 // Bars in each player's row of #players ([data-player=N]) for the position after `version`
 // actions of `gameId`; at a decision, each option's chance for the chooser under the prompt.
 export async function showOdds(gameId, version, toMove = null) {
+  markChart(gameId, version);
   const list = document.getElementById("players");
   if (!list) return;
   const refresh = () => showOdds(gameId, version, toMove);
@@ -117,11 +134,17 @@ export async function showOdds(gameId, version, toMove = null) {
 
 // The chart of every seat's chances over the game, one line per seat (x = turn), in `where`;
 // clicking a turn calls jump(version); below it, the biggest swings in words.
+const charts = new Map();  // game -> its history, once fetched (a finished game's never changes)
+
 export async function showChart(gameId, where, names, jump) {
   let box = where.querySelector(".odds-chart");
   if (!box) { box = node("figure", null, { class: "odds-chart" }); where.append(box); }
-  box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", t("web.odds.computing")));
-  const data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+  let data = charts.get(gameId);
+  if (!data) {
+    box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", t("web.odds.computing")));
+    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+    charts.set(gameId, data);
+  }
   const points = data.points;
   const W = 600, H = 200, pad = 24;
   const x = (i) => pad + (W - 2 * pad) * (points.length > 1 ? i / (points.length - 1) : 0);
@@ -159,6 +182,10 @@ export async function showChart(gameId, where, names, jump) {
     if (jump) { li.classList.add("jump"); li.tabIndex = 0; li.onclick = () => jump(s.version); li.onkeydown = (e) => { if (e.key === "Enter") jump(s.version); }; }
     swings.append(li);
   }
+  const now = svgNode("line", { y1: pad / 2, y2: H - pad / 2, class: "odds-now", visibility: "hidden" });
+  svg.append(now);
   box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, swings);
+  box.dataset.game = gameId;
+  markChart(gameId, lastVersion.get(gameId));
   return data;
 }

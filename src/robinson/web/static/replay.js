@@ -1,52 +1,101 @@
-// The replay view: step through a finished game forwards and backwards, with the board, the die,
-// purses, the bank, Friday links and skips as they were after each step.
-import { drawParrot } from "./board.js";
+// The replay view: a finished game step by step (by action or by turn), with a scrubber,
+// autoplay, the position in the address (?step=N, so it can be shared and survives a language
+// switch), the board, the die, purses, the bank, Friday links, skips, the log numbered by turn
+// as at the live table, and the winner's panel at the end.
+import { drawParrot, spots } from "./board.js";
+import { payoutOf, renderEnd } from "./end.js";
+import { entriesOf, TurnLog } from "./log.js";
+import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { $, make, redrawBoard, renderPlayers, showDie } from "./table.js";
+import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
 import { t } from "./texts.js";
+
+const hasTurn = (step) => step.events.some((e) => e.kind === "turn_began");
 
 export async function openReplay(gameId, lang) {
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
-  $("table").before($("replay"));
+  $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   drawParrot($("parrot-bird"));
+  foldLog();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
   const data = await r.json();
   if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
   redrawBoard();
-  const names = data.record.players;
+  const names = data.record.players, total = data.steps.length;
   const seats = data.seats || names.map(() => ({ kind: "human", bot: null }));
-  let i = Math.min(Number((location.hash.match(/step=(\d+)/) || [])[1] || 0), data.steps.length);
-  const show = () => {
-    const s = i === 0 ? data.initial : data.steps[i - 1].state;
-    const players = names.map((name, seat) => ({ seat, name, ...seats[seat], ...s.players[seat] }));
-    renderPlayers(players, { toMove: s.winner === null || s.winner === undefined ? s.to_move : null, bank: s.bank });
+  // turnAt[i]: the turn the position after i steps is in; starts: the positions where turns begin
+  const turnAt = [1], starts = [0];
+  data.steps.forEach((st, k) => { turnAt.push(turnAt[k] + (hasTurn(st) ? 1 : 0)); if (hasTurn(st)) starts.push(k + 1); });
+  const log = new TurnLog($("log"), names);
+  const scrub = $("scrub");
+  scrub.max = total;
+  // ?step=N (or #step=N, as the odds chart links) is the position to open at
+  const asked = new URLSearchParams(location.search).get("step") ?? (location.hash.match(/step=(\d+)/) || [])[1];
+  let i = Math.max(0, Math.min(total, Number(asked) || 0));
+  let timer = null;
+
+  const playersAt = (k) => {
+    const s = k === 0 ? data.initial : data.steps[k - 1].state;
+    return { s, players: names.map((name, seat) => ({ seat, name, ...seats[seat], ...s.players[seat] })) };
+  };
+  const show = (animate = false) => {
+    const { s, players } = playersAt(i);
+    const before = { ...spots };
+    const over = s.winner !== null && s.winner !== undefined || i === total;
+    renderPlayers(players, { toMove: over ? null : s.to_move, bank: s.bank });
     showOdds(gameId, i, s.to_move ?? null);
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
-    showDie(lastRoll || null, i > 0 && data.steps[i - 1].action.roll !== undefined);
-    $("step").textContent = t("web.step", { step: i, total: data.steps.length });
+    showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);
+    if (animate && !still()) { walkPawns($("board"), data.steps[i - 1].events, before); flyTokens(data.steps[i - 1].events); }
+    $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[s.to_move] ?? "" })}`;
     $("step").dataset.step = i;
-    $("log").replaceChildren(...data.steps.slice(0, i).flatMap((st) => st.narration).slice(-30).map((l) => make("li", l)));
-    $("log").scrollTop = $("log").scrollHeight;
-    $("back").disabled = i === 0; $("forward").disabled = i === data.steps.length;
+    $("step").dataset.turn = turnAt[i];
+    scrub.value = i;
+    scrub.setAttribute("aria-valuetext", $("step").textContent);
+    // the log of the last 30 turns, numbered as at the live table
+    const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
+    log.reset(turnAt[from], names);
+    for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration, data.steps[k].told));
+    const last = data.steps[total - 1];
+    renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
+      payout: last ? payoutOf(last.events, last.narration, last.told) : [] });
+    $("back").disabled = $("first").disabled = $("back-turn").disabled = i === 0;
+    $("forward").disabled = $("last").disabled = $("forward-turn").disabled = i === total;
+    history.replaceState(null, "", `${location.pathname}?step=${i}`);
   };
-  const go = (delta) => {
-    const next = Math.max(0, Math.min(data.steps.length, i + delta));
+  const go = (next, animate = false) => {
+    next = Math.max(0, Math.min(total, next));
     if (next === i) return;
-    i = next; show();
-    // the button just disabled at either end would drop the keyboard focus: give it to the other
-    const other = $(delta < 0 ? "forward" : "back");
-    if (document.activeElement === document.body && !other.disabled) other.focus();
+    const delta = next - i;
+    i = next; show(animate && delta === 1);
+    // a button just disabled at either end would drop the keyboard focus: give it to another
+    if (document.activeElement === document.body || document.activeElement?.disabled) $(delta < 0 ? "forward" : "back").focus();
   };
-  $("back").onclick = () => go(-1);
-  $("forward").onclick = () => go(1);
+  const turnStep = (dir) => (dir > 0 ? starts.find((p) => p > i) ?? total : [...starts].reverse().find((p) => p < i) ?? 0);
+  const stop = () => { clearInterval(timer); timer = null; $("play").setAttribute("aria-pressed", "false"); $("play").textContent = t("web.autoplay"); };
+  $("back").onclick = () => go(i - 1);
+  $("forward").onclick = () => go(i + 1, true);
+  $("first").onclick = () => go(0);
+  $("last").onclick = () => go(total);
+  $("back-turn").onclick = () => go(turnStep(-1));
+  $("forward-turn").onclick = () => go(turnStep(1));
+  $("play").onclick = () => {
+    if (timer) { stop(); return; }
+    if (i === total) go(0);
+    $("play").setAttribute("aria-pressed", "true"); $("play").textContent = t("web.pause");
+    timer = setInterval(() => { if (i >= total) stop(); else go(i + 1, true); }, 900);
+  };
+  scrub.oninput = () => go(Number(scrub.value));
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("select, input, [data-square]")) return;
-    if (e.key === "ArrowLeft") go(-1);
-    if (e.key === "ArrowRight") go(1);
-    if (e.key === "Home") go(-data.steps.length);
-    if (e.key === "End") go(data.steps.length);
+    const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: total, PageUp: turnStep(-1), PageDown: turnStep(1) }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to, e.key === "ArrowRight");
   });
+  // the board follows the window across the phone breakpoint, as at the live table
+  window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => { redrawBoard(); show(); });
   show();
-  showChart(gameId, $("replay"), names, (v) => { i = v; show(); });
+  showChart(gameId, $("replay-chart"), names, (v) => go(v));  // below the board
   $("forward").focus();
 }

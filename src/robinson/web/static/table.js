@@ -1,8 +1,15 @@
 // A table: play (online, hot-seat, with bots) or watch. The server decides everything; this only
 // shows its state and sends the player's clicks.
-import { COLOURS, drawBoard, drawDie, drawParrot, drawPawns, robotIcon } from "./board.js";
+//
+// Other modules add their own panels without editing this file much: `addPanel(fn)` calls
+// fn(game, view) after every render, with view = { you, seatTokens, table, send, box } where
+// box is the #side-panels element (each panel keeps its own child there).
+import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, robotIcon, seatIcon, spots } from "./board.js";
+import { renderEnd } from "./end.js";
+import { entriesOf, TurnLog } from "./log.js";
+import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { errorText, loadTexts, t, texts, tn } from "./texts.js";
+import { ensureTexts, errorText, loadTexts, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -14,46 +21,69 @@ export function make(tag, text, attrs = {}) {
 export function showError(message) { $("error").textContent = message || ""; }
 
 const state = { table: null, tokens: [], seatTokens: {}, you: [], game: null, ws: null, busy: false,
-  retry: 500, payoutShown: null };
+  retry: 500, payoutShown: null, log: null, wasMine: false };
+const panels = [];
+export function addPanel(render) { panels.push(render); if (state.game) render(state.game, view()); }
+function view() { return { you: state.you, seatTokens: state.seatTokens, table: state.table, send, box: $("side-panels") }; }
 
+// The full text of a square, on tap or focus, in a live region of fixed height (the page does
+// not move when it fills).
 export function pickSquare(sq) {
   $("square-info").replaceChildren(make("strong", `${sq.number}. ${sq.title || ""}`), make("p", sq.story),
     make("p", sq.effect || "", { class: "effect" }));
 }
 
-export function redrawBoard() { drawBoard($("board"), texts.squares, pickSquare); }
+function squareHint() {
+  $("square-info").replaceChildren(make("p", t("web.square_hint"), { class: "hint" }));
+}
+
+// On a phone the log starts folded away (one tap opens it); on a desk it is open.
+export function foldLog() { $("log-box").open = !window.matchMedia("(max-width: 760px)").matches; }
+
+export function redrawBoard() {
+  squareHint();
+  drawBoard($("board"), texts.squares, pickSquare);
+  drawLegend($("legend"), t);
+}
+
+// Who is who: "Cila serves Anna" for each Friday link.
+function fridayLine(players, p) { return t("web.serves", { friday: players[p.friday].name, master: p.name }); }
 
 // The purses, the bank, Friday links and skips of `players` (a game view's or a replay step's).
 export function renderPlayers(players, { toMove = null, you = [], bank = null } = {}) {
-  drawPawns($("board"), players);
+  drawPawns($("board"), players, toMove);
   $("bank").replaceChildren(make("span", t("ui.bank"), { class: "label" }), ": ",
     make("span", bank === null ? "" : tn("web.tokens", bank), { id: "bank-amount" }));
-  const list = $("players");
-  list.replaceChildren();
+  const list = $("players"), strip = $("purses");
+  list.replaceChildren(); strip.replaceChildren();
   for (const p of players) {
     const li = make("li", null, { "data-player": p.seat });
     if (p.seat === toMove) li.classList.add("to-move");
-    const swatch = make("span", null, { class: "swatch" });
-    swatch.style.background = COLOURS[p.seat % 8];  // CSSOM: the CSP forbids style attributes
-    li.append(swatch, " ", make("span", p.name, { class: "name" }));
-    if (p.kind === "bot") li.append(" ", robotIcon(), make("span", t("web.bot_named", { bot: p.bot }), { class: "bot" }));
+    li.append(seatIcon(p.seat), " ", make("span", p.name, { class: "name" }));
+    if (p.kind === "bot") li.append(" ", robotIcon(), make("span", t("web.bot_named", { bot: t(`web.bot.${p.bot}`, {}, p.bot) }), { class: "bot" }));
     if (you.includes(p.seat)) li.append(" ", make("span", t("web.you"), { class: "you" }));
     const facts = [`${t("ui.square")} ${p.position}`, `${t("ui.purse")}: ${tn("web.tokens", p.purse)}`];
-    if (!p.alive) facts.push(t("ui.dead"));
-    if (p.friday !== null && p.friday !== undefined) facts.push(t("web.friday_of", { name: players[p.friday].name }));
+    if (!p.alive) facts.push(t("web.died_on", { square: p.position }));
+    if (p.friday !== null && p.friday !== undefined) facts.push(fridayLine(players, p));
     if (p.skips) facts.push(tn("web.skips", p.skips));
     if (p.shipwrecked) facts.push(t("ui.mark"));
     li.append(make("div", facts.join(" · "), { class: "facts" }));
     list.append(li);
+    const chip = make("li", null, { "data-purse": p.seat });
+    chip.append(seatIcon(p.seat, 14), make("span", `${p.name} ${p.purse}`));
+    if (p.seat === toMove) chip.classList.add("to-move");
+    strip.append(chip);
   }
 }
 
 export function showDie(face, roll = true) {
   const die = $("die");
-  drawDie(die, face);
-  die.dataset.face = face || "";
-  die.setAttribute("aria-label", face ? t("web.die_face", { face }) : t("web.die"));
-  if (roll) { die.classList.remove("rolling"); void die.getBoundingClientRect(); die.classList.add("rolling"); }
+  const settle = () => {
+    drawDie(die, face);
+    die.dataset.face = face || "";
+    die.setAttribute("aria-label", face ? t("web.die_face", { face }) : t("web.die"));
+  };
+  if (roll && face) tumbleDie(die, face, settle); else settle();
 }
 
 // ------------------------------------------------------------------------------- connection
@@ -77,27 +107,36 @@ function connect() {
   ws.onclose = (ev) => {
     if (ev.code === 4404) return;
     showError(t("web.connection_lost"));
-    setTimeout(connect, state.retry);  // lost connection: come back and resync
+    // lost connection (its server process may have gone): come back through the load balancer
+    // and resync with hello; jittered so the viewers of a dead process do not return at once
+    setTimeout(connect, state.retry * (0.5 + Math.random()));
     state.retry = Math.min(state.retry * 2, 8000);
   };
 }
 
-function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.send(JSON.stringify(msg)); }
+export function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.send(JSON.stringify(msg)); }
+
+const names = (game) => game.players.map((p) => p.name);
 
 async function receive(msg) {
   if (msg.type === "snapshot") {
     const newGame = !state.game || state.game.id !== msg.game.id;
     state.you = msg.you; state.game = msg.game;
-    $("log").replaceChildren(...msg.log.map((line) => make("li", line)));
-    if (newGame) { await loadTexts(texts.lang, msg.game.id); redrawBoard(); showDie(msg.game.last_roll, false); }
+    if (newGame) {
+      if (texts.game !== msg.game.id) { await ensureTexts(texts.lang, msg.game.id); redrawBoard(); }
+      showDie(msg.game.last_roll, false);
+    }
+    state.log.reset(msg.log_turn || 1, names(state.game));
+    const kinds = msg.log_kinds || msg.log.map(() => ["", null]);
+    state.log.add(msg.log.map((line, i) => ({ kind: kinds[i][0], seat: kinds[i][1], line })));
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
   } else if (msg.type === "update") {
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
-    for (const line of msg.narration) $("log").append(make("li", line));
-    $("log").scrollTop = $("log").scrollHeight;
-    animate(msg.events);
+    state.log.add(entriesOf(msg.events, msg.narration, msg.told));
+    const before = { ...spots };
     render(msg.state);
+    animate(msg.events, before);
   } else if (msg.type === "state") {
     state.game = msg.state; render(msg.state);
   } else if (msg.type === "error") {
@@ -110,22 +149,55 @@ async function receive(msg) {
   }
 }
 
-function animate(events) {
+function animate(events, before) {
   for (const e of events) {
     if (e.kind === "rolled") showDie(e.face);
-    if (e.kind === "chorus") {  // square 17: every viewer of the table gets the parrot
-      const parrot = $("parrot");
-      parrot.dataset.count = Number(parrot.dataset.count) + 1;
-      parrot.hidden = false;
-      clearTimeout(state.parrotTimer);
-      state.parrotTimer = setTimeout(() => { parrot.hidden = true; }, 2500);
-    }
+    if (e.kind === "chorus") parrotMoment($("parrot"));  // square 17: every viewer gets the parrot
   }
+  walkPawns($("board"), events, before);
+  flyTokens(events);
+}
+
+// Whose turn: a banner, the tab title, the pawn ring (drawPawns) and, if asked for, a sound.
+function renderTurn(game) {
+  const banner = $("turn");
+  const mover = game.over ? null : game.players[game.to_move];
+  const mine = !!mover && state.you.includes(game.to_move) && mover.kind === "human";
+  let text, kind;
+  if (game.over) {
+    kind = "over";
+    text = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
+  } else if (mine) {
+    kind = "yours"; text = t("web.your_turn_name", { name: mover.name });
+  } else {
+    kind = mover.kind === "bot" ? "bot" : "waiting";
+    text = mover.kind === "bot" ? t("web.bot_thinking", { name: mover.name }) : t("ui.waiting", { name: mover.name });
+  }
+  if (!state.you.length) text = `${t("web.watching")} ${text}`;
+  banner.dataset.state = kind;
+  banner.textContent = text;
+  document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
+  if (mine && !state.wasMine && $("sound").checked) beep();
+  state.wasMine = mine;
+}
+
+// A short two-note chime made in the page (no sound file); off unless the player turns it on.
+function beep() {
+  try {
+    const ctx = (state.audio = state.audio || new AudioContext());
+    [660, 880].forEach((f, i) => {
+      const o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = f; g.gain.value = 0.08;
+      o.connect(g).connect(ctx.destination);
+      o.start(ctx.currentTime + i * 0.15); o.stop(ctx.currentTime + i * 0.15 + 0.12);
+    });
+  } catch { /* no audio here: the banner says it */ }
 }
 
 function render(game) {
   state.busy = false;
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
+  renderTurn(game);
   addSeatButtons(game);
   showOdds(game.id, game.version, game.over ? null : game.to_move);
   $("seed-hash").textContent = game.seed_sha256;
@@ -152,7 +224,16 @@ function render(game) {
     // Keep the keyboard where the play is: the new buttons take the focus the old ones had.
     if (hadFocus || document.activeElement === document.body || !document.activeElement) actions.firstChild?.focus();
   }
-  renderEnd(game);
+  if (game.over && state.you.length) {  // the rematch, where the moves were: big and in reach
+    const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
+    b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });
+    actions.append(b);
+  }
+  const fresh = game.over && state.payoutShown !== game.id;
+  if (game.over) state.payoutShown = game.id;
+  renderEnd($("end"), game, { fresh, links: true });
+  if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
+  for (const panel of panels) panel(game, view());
 }
 
 function addSeatButtons(game) {
@@ -172,34 +253,6 @@ function addSeatButtons(game) {
   }
 }
 
-// The end: the winner takes the bank, then each share, as separate steps (the engine's events).
-function renderEnd(game) {
-  const end = $("end");
-  end.hidden = !game.over;
-  if (!game.over) return;
-  const winner = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
-  const payout = make("ol", null, { id: "payout", "aria-live": "polite" });
-  end.replaceChildren(make("h2", winner, { id: "winner" }), make("h3", t("web.payout")), payout);
-  const fresh = state.payoutShown !== game.id;
-  state.payoutShown = game.id;
-  game.payout.forEach((step, i) => {
-    const li = make("li", step.text, { "data-kind": step.kind === "won" ? "won" : step.reason, class: "pay-step" });
-    if (step.amount !== undefined) li.dataset.amount = step.amount;
-    if (fresh) { li.hidden = true; setTimeout(() => { li.hidden = false; li.classList.add("arrive"); }, 900 * i); }
-    payout.append(li);
-  });
-  const links = make("p");
-  links.append(make("a", t("web.download"), { href: `/api/games/${game.id}/record`, download: "" }), " ",
-    make("a", t("web.replay"), { href: `/replay/${game.id}` }));
-  end.append(links);
-  showChart(game.id, end, game.players.map((p) => p.name), (v) => { location.href = `/replay/${game.id}#step=${v}`; });
-  if (state.you.length) {
-    const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
-    b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });
-    end.append(b);
-  }
-}
-
 // Which token holds which seat: ask the server once per token.
 async function mapTokens() {
   state.seatTokens = {};
@@ -214,9 +267,14 @@ export async function openTable(tableId) {
   $("table").hidden = false;
   state.table = tableId;
   state.tokens = tableTokens(tableId);
+  state.log = new TurnLog($("log"), []);
+  foldLog();
   await mapTokens();
   drawParrot($("parrot-bird"));
+  if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
   $("verify").onclick = verifyDice;
+  $("sound").checked = localStorage.getItem("robinson.sound") === "on";
+  $("sound").onchange = () => localStorage.setItem("robinson.sound", $("sound").checked ? "on" : "off");
   // The board's column count follows the window (columnsFor): redraw it when a resize or a
   // turned phone crosses the breakpoint, pawns and all.
   window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => {
@@ -229,7 +287,7 @@ export async function switchLanguage(lang) {
   await loadTexts(lang, state.game ? state.game.id : null);
   if (!state.game) return;
   redrawBoard(); render(state.game); showDie(Number($("die").dataset.face) || null, false);
-  send({ type: "lang", lang: texts.lang });
+  send({ type: "lang", lang: texts.lang });  // the server sends a fresh snapshot: the log in this language
 }
 
 // ------------------------------------------------------------------------------- fair dice
@@ -258,3 +316,5 @@ async function verifyDice() {
   out.textContent = ok ? tn("web.rolls_ok", rolls.length) : t("web.rolls_bad");
   out.dataset.ok = ok;
 }
+
+export { COLOURS };

@@ -1,7 +1,7 @@
 // The page's texts in the viewer's language, from GET /api/i18n/{lang} (the gettext catalogs).
 // Counts use the catalog's plural forms: the server sends each counted label's forms and which
 // form each count 0..199 takes (computed by the catalog's own rule).
-export const texts = { lang: "en", ui: {}, plurals: {}, pluralIndex: [], options: {}, squares: [] };
+export const texts = { lang: "en", game: undefined, ui: {}, plurals: {}, pluralIndex: [], options: {}, squares: [], rules: "" };
 export const LANGS = ["lv", "cs", "ca", "en"];
 const PICKED = "robinson.lang";
 
@@ -42,10 +42,16 @@ export async function loadTexts(lang, gameId) {
   const r = await fetch(`/api/i18n/${lang}${q}`);
   if (!r.ok) throw new Error(`texts for ${lang}: ${r.status}`);
   const data = await r.json();
-  Object.assign(texts, { lang, ui: data.ui, plurals: data.plurals, pluralIndex: data.plural_index,
-    options: data.options, squares: data.squares });
+  Object.assign(texts, { lang, game: gameId || null, ui: data.ui, plurals: data.plurals,
+    pluralIndex: data.plural_index, options: data.options, squares: data.squares, rules: data.rules });
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-ui]")) node.textContent = t(node.dataset.ui);
   for (const node of document.querySelectorAll("[data-ui-label]")) node.setAttribute("aria-label", t(node.dataset.uiLabel));
   document.title = t("ui.title", {}, "Robinson");
+}
+
+// The texts for `lang` and the game `gameId`, fetched only if those are not the ones loaded.
+export async function ensureTexts(lang, gameId) {
+  if (texts.lang === lang && texts.game === (gameId || null)) return;
+  await loadTexts(lang, gameId);
 }

@@ -1,0 +1,77 @@
+// The end of a game: who won, the payout step by step (the engine's events), and the final
+// standings (purses, where each player stands or died). Shared by the table and the replay.
+import { seatIcon } from "./board.js";
+import { still } from "./motion.js";
+import { t, tn } from "./texts.js";
+
+const PAYOUT = ["bank", "friday_share", "nearest_share"];
+
+function make(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+// The payout steps of a game's last events with their narration (for the replay, which has the
+// events; a live game's view carries them ready made).
+export function payoutOf(events, lines, told) {
+  const steps = [];
+  lines.forEach((line, j) => {
+    const e = events[told ? told[j] : j];
+    if (e && (e.kind === "won" || (e.kind === "transfer" && PAYOUT.includes(e.reason)))) steps.push({ ...e, text: line });
+  });
+  return steps;
+}
+
+// Winner first, then the living by how far they got, then the dead.
+function ranked(game) {
+  return [...game.players].sort((a, b) => (b.seat === game.winner) - (a.seat === game.winner)
+    || b.alive - a.alive || b.position - a.position || b.purse - a.purse);
+}
+
+// Fill `box` (the #end section) for `game`; `fresh`: it has just ended here, so the payout
+// arrives step by step and the keyboard focus moves to the panel.
+export function renderEnd(box, game, { fresh = false, links = false } = {}) {
+  box.hidden = !game.over;
+  if (!game.over) { box.replaceChildren(); return; }
+  const winner = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
+  const heading = make("h2", winner, { id: "winner", tabindex: "-1" });
+  const payout = make("ol", null, { id: "payout", "aria-live": "polite" });
+  box.replaceChildren(heading);
+  if (game.payout.length) box.append(make("h3", t("web.payout")), payout);
+  game.payout.forEach((step, i) => {
+    const li = make("li", step.text, { "data-kind": step.kind === "won" ? "won" : step.reason, class: "pay-step" });
+    if (step.amount !== undefined) li.dataset.amount = step.amount;
+    // arriving one by one; their room is kept meanwhile, so nothing on the page moves
+    if (fresh && !still()) { li.classList.add("pending"); setTimeout(() => { li.classList.replace("pending", "arrive"); }, 700 * i); }
+    payout.append(li);
+  });
+  box.append(make("h3", t("ui.standings")));
+  const table = make("table", null, { id: "standings" });
+  const head = make("tr");
+  for (const key of ["ui.players", "web.where", "ui.purse"]) head.append(make("th", t(key), { scope: "col" }));
+  table.append(make("thead"), make("tbody"));
+  table.tHead.append(head);
+  ranked(game).forEach((p) => {
+    const row = make("tr", null, { "data-standing": p.seat });
+    const who = make("th", null, { scope: "row" });
+    who.append(seatIcon(p.seat, 14), " ", p.name);
+    const where = p.seat === game.winner ? t("web.home_won") : p.alive ? `${t("ui.square")} ${p.position}`
+      : t("web.died_on", { square: p.position });
+    row.append(who, make("td", where), make("td", tn("web.tokens", p.purse)));
+    table.tBodies[0].append(row);
+  });
+  box.append(table);
+  if (links && game.id) {
+    const p = make("p");
+    p.append(make("a", t("web.download"), { href: `/api/games/${game.id}/record`, download: "" }), " · ",
+      make("a", t("web.replay"), { href: `/replay/${game.id}` }));
+    box.append(p);
+  }
+  if (fresh) {
+    // in view (on a phone it sits above the board) and announced: the focus goes to its heading
+    heading.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });  // only if it is not in view already
+  }
+}

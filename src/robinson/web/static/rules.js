@@ -1,0 +1,57 @@
+// The rules page (/rules) in the viewer's language: the printed rules' own words (lv, cs, ca:
+// the seeds, verbatim; en: ours), the 45 squares with their pictures and printed effect lines,
+// what each edition changes, and what each bot does.
+import { el } from "./board.js";
+import { drawPictogram } from "./pictograms.js";
+import { t, texts } from "./texts.js";
+
+let meta = null;
+
+function make(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+export async function openRules() {
+  if (!meta) meta = await (await fetch("/api/meta")).json();
+  const page = document.getElementById("rules-page");
+  page.hidden = false;
+  document.title = `${t("web.rules_heading")} · ${t("ui.title")}`;
+  const printed = make("section", null, { class: "rules-text", "aria-labelledby": "rules-printed" });
+  printed.append(make("h3", t("rules.title"), { id: "rules-printed" }),
+    ...t("rules.text").split("\n").map((para) => make("p", para)));
+  const squares = make("ol", null, { id: "rules-squares" });
+  for (const sq of texts.squares) {
+    const li = make("li", null, { "data-rule-square": sq.number });
+    const pic = el("svg", { viewBox: "0 0 40 40", "aria-hidden": "true" });
+    drawPictogram(pic, sq.number, 0, 0, 40);
+    const words = make("div");
+    words.append(make("strong", `${sq.number}. ${sq.title}`), make("p", sq.story));
+    const printedEffect = texts.ui[`square.${sq.number}.effect`];
+    if (printedEffect) words.append(make("p", printedEffect, { class: "effect" }));
+    li.append(pic, words);
+    squares.append(li);
+  }
+  const editions = make("table", null, { id: "editions" });
+  const head = make("tr");
+  for (const key of ["ui.edition", "web.rules.fever", "web.rules.choices"]) head.append(make("th", t(key), { scope: "col" }));
+  editions.append(make("thead"), make("tbody"));
+  editions.tHead.append(head);
+  for (const e of meta.editions) {
+    const row = make("tr", null, { "data-edition": e.name });
+    row.append(make("th", t(`edition.${e.name}`, {}, e.name), { scope: "row" }),
+      make("td", t(e.fever === "extra_roll" ? "summary.fever.extra" : "summary.fever.skip")),
+      make("td", t(`summary.choices.${e.choices}`)));
+    editions.tBodies[0].append(row);
+  }
+  const bots = make("dl", null, { id: "rules-bots" });
+  for (const b of meta.bots) bots.append(make("dt", t(`web.bot.${b}`, {}, b)), make("dd", t(`web.bot.${b}.about`, {}, "")));
+  const back = make("p");
+  back.append(make("a", t("web.back_home"), { href: "/" }));
+  page.replaceChildren(make("h2", t("web.rules_heading")), make("p", t("web.home.about")), printed,
+    make("h3", t("web.rules.squares")), make("p", t("web.rules.squares_about")), squares,
+    make("h3", t("web.rules.editions")), make("p", t("web.rules.editions_about")), editions,
+    make("h3", t("web.bots_heading")), bots, back);
+}

@@ -1,0 +1,82 @@
+"""axe-core (bundled by axe-playwright-python: nothing is downloaded) finds no serious or critical
+violation on any view of the page, in each of the four languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.web.test_api import _play_to_the_end
+from tests.web.test_browser import ARGS, CHROMIUM
+
+if TYPE_CHECKING:
+    from tests.web.conftest import Server
+
+pytestmark = pytest.mark.browser
+LANGS = ("lv", "cs", "ca", "en")
+VIEWS = ("home", "table", "finished", "replay", "rules")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def games(server: Server) -> dict[str, Any]:
+    """A table in play (with a bot) and a finished two-player table."""
+    playing = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila", "kind": "bot", "bot": "heuristic"}]
+    )
+    finished = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+    _play_to_the_end(server, finished)
+    return {"playing": playing, "finished": finished}
+
+
+def _address(view: str, games: dict[str, Any]) -> tuple[str, str]:
+    """The view's address and a selector that is there once it has drawn."""
+    if view == "home":
+        return "/", "#bot-kinds dd"
+    if view == "table":
+        return games["playing"]["seats"][0]["link"], "#turn[data-state]"
+    if view == "finished":
+        return games["finished"]["seats"][0]["link"], "#standings"
+    if view == "replay":
+        return f"/replay/{games['finished']['game']}?step=9", "#step[data-step='9']"
+    return "/rules", "#rules-squares li"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_serious_or_critical_violation(
+    server: Server, browser: Browser, games: dict[str, Any], view: str, lang: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem('robinson.lang', '{lang}')")
+    page = context.new_page()
+    try:
+        path, ready = _address(view, games)
+        page.goto(server.base + path)
+        page.wait_for_selector(ready)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        # judged at rest: the payout steps arrive with a fade, which axe would measure mid-way
+        page.wait_for_function(
+            "!document.querySelector('.pending')"
+            " && document.getAnimations().every((a) => a.playState !== 'running')"
+        )
+        results = Axe().run(page)
+        bad = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], bad
+    finally:
+        context.close()

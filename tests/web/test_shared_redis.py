@@ -1,0 +1,217 @@
+"""The shared parts of a cluster against a real redis-server (tests/web/cluster.py): driver
+leases, the broadcaster, rate counters and presence, each as two processes would use them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.cluster import REDIS, RedisServer
+
+pytestmark = pytest.mark.skipif(
+    REDIS is None, reason="redis-server not installed: apt-get install redis-server"
+)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.kill()
+
+
+def run(redis_server: RedisServer, body: Callable[[Any], Awaitable[None]]) -> None:
+    """Run `body(make_client)` in an event loop; the clients are closed afterwards."""
+    from redis.asyncio import Redis
+
+    async def main() -> None:
+        clients: list[Redis] = []
+
+        def client() -> Redis:
+            clients.append(Redis.from_url(redis_server.url, socket_timeout=2))
+            return clients[-1]
+
+        try:
+            await asyncio.wait_for(body(client), 60)
+        finally:
+            for c in clients:
+                await c.aclose()
+
+    asyncio.run(main())
+
+
+async def until(check: Callable[[], bool], seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not reached in time"
+        await asyncio.sleep(0.05)
+
+
+def test_one_lease_holder_at_a_time_and_another_takes_over_when_it_stops_renewing(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.lease import RedisLeases
+
+    async def body(client: Any) -> None:
+        events: list[tuple[str, str]] = []
+        a, b = RedisLeases(client(), "A", ttl=1.0), RedisLeases(client(), "B", ttl=1.0)
+        for name, leases in (("A", a), ("B", b)):
+            await leases.start(
+                lambda t, n=name: events.append((n, f"gained {t}")),
+                lambda t, n=name: events.append((n, f"lost {t}")),
+                lambda t, lz=leases: lz.want(t),  # an orphan: claim it (as the service does)
+            )
+        a.want("t1")
+        await until(lambda: a.holds("t1"))
+        b.want("t1")
+        await asyncio.sleep(1.5)  # renewals go on: A keeps it, B never gets it
+        assert a.holds("t1") and not b.holds("t1")
+        # A dies without a word: its tasks stop, nothing is released
+        for task in a._tasks:
+            task.cancel()
+        await until(lambda: b.holds("t1"))
+        assert ("B", "gained t1") in events
+        # B lets it go when the table needs no driver; then A (alive again) may take it
+        b.release("t1")
+        await asyncio.sleep(0.1)
+        a._valid_until.clear()
+        a._last_try.clear()
+        a.want("t1")
+        await until(lambda: a.holds("t1"))
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_a_lease_survives_a_redis_restart_with_its_holder(redis_server: RedisServer) -> None:
+    from robinson.web.lease import RedisLeases
+
+    async def body(client: Any) -> None:
+        a, b = RedisLeases(client(), "A", ttl=1.0), RedisLeases(client(), "B", ttl=1.0)
+        await a.start(lambda t: None, lambda t: None, lambda t: None)
+        await b.start(lambda t: None, lambda t: None, b.want)
+        a.want("t1")
+        await until(lambda: a.holds("t1"))
+        await asyncio.to_thread(redis_server.restart)  # every key is gone
+        await asyncio.sleep(2.5)
+        assert a.holds("t1") and not b.holds("t1")  # the holder wrote its lease again
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.bus import RedisBroadcaster
+
+    async def body(client: Any) -> None:
+        got: dict[str, list[tuple[str, dict[str, Any]]]] = {"A": [], "B": []}
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
+
+        async def nothing() -> None:
+            return None
+
+        await a.start(lambda t, m: got["A"].append((t, m)), nothing)
+        await b.start(lambda t, m: got["B"].append((t, m)), nothing)
+        a.follow("t1")
+        b.follow("t1")
+        await until(lambda: ("t1", {"k": "followed"}) in got["B"])
+        for seq in range(200):
+            a.publish("t1", {"k": "move", "seq": seq})
+        a.publish("t2", {"k": "move", "seq": 0})  # a table B does not follow
+        await until(lambda: len([m for _, m in got["B"] if m["k"] == "move"]) == 200)
+        moves = [m["seq"] for t, m in got["B"] if m["k"] == "move"]
+        assert moves == list(range(200))
+        assert all(t == "t1" for t, _ in got["B"])
+        assert [m for _, m in got["A"] if m["k"] == "move"] == []  # its own are not delivered
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer) -> None:
+    from robinson.web.bus import RedisBroadcaster
+
+    async def body(client: Any) -> None:
+        resyncs: list[str] = []
+        got: list[dict[str, Any]] = []
+
+        async def resync() -> None:
+            resyncs.append("B")
+
+        async def nothing() -> None:
+            return None
+
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B", client())
+        await a.start(lambda t, m: None, nothing)
+        await b.start(lambda t, m: got.append(m), resync)
+        b.follow("t1")
+        await until(lambda: {"k": "followed"} in got)
+        await asyncio.to_thread(redis_server.restart)
+        await until(lambda: resyncs == ["B"])  # B was told it may have missed messages
+        a.publish("t1", {"k": "move", "seq": 7})
+        await until(lambda: any(m.get("seq") == 7 for m in got))  # and it follows t1 again
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_rate_counters_count_the_hits_of_every_process_together(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.shared import RedisCounters
+
+    async def body(client: Any) -> None:
+        a, b = RedisCounters(client()), RedisCounters(client())
+        key = f"ip:127.0.0.1:{time.time_ns()}"
+        counts = [await (a if i % 2 else b).hit(key, 60) for i in range(10)]
+        assert counts == list(range(1, 11))
+        assert await a.hit("another", 60) == 1
+
+    run(redis_server, body)
+
+
+def test_presence_is_summed_over_processes_and_a_dead_process_vanishes(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.shared import RedisPresence
+
+    async def body(client: Any) -> None:
+        a, b = RedisPresence(client(), "A", ttl=1.0), RedisPresence(client(), "B", ttl=1.0)
+        await a.start()
+        await b.start()
+        await a.change("t1", 0, +1)
+        await b.change("t1", 0, +1)
+        await b.change("t1", -1, +1)
+        assert await a.totals("t1") == {0: 2, -1: 1}
+        await b.change("t1", 0, -1)
+        assert await b.totals("t1") == {0: 1, -1: 1}
+        # Redis restarted: each process writes its own counts again
+        await asyncio.to_thread(redis_server.restart)
+        deadline = time.monotonic() + 10
+        while await a.totals("t1") != {0: 1, -1: 1}:
+            assert time.monotonic() < deadline, "presence not written again"
+            await asyncio.sleep(0.1)
+        # B dies without a word: its spectator vanishes within its TTL
+        assert b._task is not None
+        b._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await b._task
+        deadline = time.monotonic() + 10
+        while await a.totals("t1") != {0: 1}:
+            assert time.monotonic() < deadline, "a dead process's presence stayed"
+            await asyncio.sleep(0.1)
+        await a.stop()
+
+    run(redis_server, body)
