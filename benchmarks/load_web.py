@@ -323,6 +323,13 @@ def main() -> int:
         f"sqlite:///{folder}/load.sqlite3",
         "--bot-delay",
         "0",
+        # one address makes every table and move here: lift the per-address limits
+        "--rate-tables",
+        "1000000/minute",
+        "--rate-actions",
+        "100000000/minute",
+        "--rate-sockets",
+        "1000000/minute",
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env={**os.environ})
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

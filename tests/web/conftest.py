@@ -44,13 +44,25 @@ def free_port() -> int:
 class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
+    # The tests make many tables and moves from one address: limits far above what they use
+    # (test_limits.py sets low ones to test the limits themselves).
+    GENEROUS = ("--rate-tables", "100000/minute", "--rate-actions", "1000000/minute")
+    GENEROUS += ("--rate-sockets", "100000/minute")
+
     def __init__(
-        self, database: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = ()
+        self,
+        database: Path | str,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = (),
+        options: tuple[str, ...] = GENEROUS,
     ) -> None:
-        """`database`: a SQLite file's path, or any database URL; `extra`: more options."""
+        """`database`: a SQLite file's path, or any database URL; `extra`: more options;
+        `options`: the rate limits (generous unless a test sets its own)."""
         self.url_db = database if isinstance(database, str) else f"sqlite:///{database}"
         self.bot_delay = bot_delay
         self.extra = extra
+        self.options = options
+        self.output = ""  # what the last run printed, once stopped
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -66,7 +78,8 @@ class Server:
         """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
-        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay), *self.extra]
+        cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
+        cmd += [*self.options, *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
@@ -96,6 +109,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+            if self.proc.stdout is not None:
+                self.output = self.proc.stdout.read().decode(errors="replace")
             self.proc = None
 
     def post(self, path: str, body: Any) -> httpx.Response:
@@ -103,6 +118,12 @@ class Server:
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(self.base + path, timeout=10)
+
+    def post_raw(self, path: str, body: bytes, headers: dict[str, str]) -> httpx.Response:
+        return httpx.post(self.base + path, content=body, headers=headers, timeout=10)
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=10)
 
     def create(self, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
         r = self.post("/api/tables", {"seats": seats, **options})

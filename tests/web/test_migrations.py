@@ -186,6 +186,9 @@ def test_a_database_from_before_migrations_is_upgraded_on_start_and_loses_nothin
     engine = create_engine(legacy_url)
     with engine.connect() as conn:
         assert schema.current(conn) == (schema.head(),)
+        # revision 0003 filled in each game's last move from its log
+        unset = conn.execute(text("SELECT COUNT(*) FROM games WHERE moved IS NULL")).scalar()
+        assert unset == 0
     engine.dispose()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -46,6 +47,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="seconds without a connection after which other players may hand a seat to a "
         "bot (default 60)",
     )
+    p.add_argument(
+        "--expire-days",
+        type=float,
+        default=30,
+        metavar="DAYS",
+        help="close unfinished tables with no move for this long, keeping their records "
+        "(default 30; 0: never)",
+    )
+    from robinson.web.ratelimit import KINDS, Rates
+
+    for kind, counted in KINDS.items():
+        p.add_argument(
+            f"--rate-{kind}",
+            default=getattr(Rates, kind),
+            metavar="N/PERIOD",
+            help=f"most {counted} per client address, e.g. 10/minute (default "
+            f"{getattr(Rates, kind)}); over it: 429 rate_limited with Retry-After",
+        )
     p.set_defaults(run=run)
 
 
@@ -68,6 +87,18 @@ def run(args: argparse.Namespace) -> int:
     if args.absent_after < 0:
         print("robinson serve: --absent-after must be 0 or more seconds")
         return 2
+    from robinson.web.ratelimit import KINDS, Rates, check_rate
+
+    try:
+        rates = Rates(**{kind: getattr(args, f"rate_{kind}") for kind in KINDS})
+        for kind in KINDS:
+            check_rate(getattr(rates, kind))
+    except ValueError as e:
+        print(f"robinson serve: {e}", file=sys.stderr)
+        return 2
+    if args.expire_days < 0:
+        print("robinson serve: --expire-days must be 0 (never) or more days", file=sys.stderr)
+        return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
     try:
         # Open the store once before serving, so a bad URL or a database that does not answer
@@ -79,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
     sqlite = store.engine.dialect.name == "sqlite"
     store.close()
+    # The server's own notes (start-up, closed tables, solves) on stderr; uvicorn's stay quiet.
+    notes = logging.getLogger("robinson")
+    notes.setLevel(logging.INFO)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    notes.addHandler(handler)
     redis_url = args.redis or os.environ.get("ROBINSON_REDIS_URL") or None
     if redis_url is not None:
         problem = _check_redis(redis_url)
@@ -93,7 +130,12 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     app = create_app(
-        url, bot_delay=args.bot_delay, redis_url=redis_url, absent_after=args.absent_after
+        url,
+        bot_delay=args.bot_delay,
+        redis_url=redis_url,
+        absent_after=args.absent_after,
+        rates=rates,
+        expire_days=args.expire_days,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""

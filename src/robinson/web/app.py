@@ -5,19 +5,20 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException
 
 from robinson.web import static_files
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_MESSAGE
+from robinson.web.guard import HEADERS, Guard
 from robinson.web.odds import OddsService
+from robinson.web.ratelimit import Limiter, Rates
 from robinson.web.routes import games, meta, odds, pages, seats, socket, tables
 from robinson.web.service import GameService
 from robinson.web.store import Store
@@ -30,14 +31,20 @@ def create_app(
     bot_delay: float = 0.8,
     redis_url: str | None = None,
     absent_after: float = 60.0,
+    rates: Rates | None = None,
+    expire_days: float = 30,
 ) -> FastAPI:
-    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py)."""
+    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py);
+    `absent_after`: seconds without a connection after which others may hand a seat to a bot;
+    `rates`: the per-address limits; `expire_days`: close tables with no move for that long."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         cluster = await connect_cluster(redis_url)
-        service = GameService(store, bot_delay, cluster, absent_after)
+        service = GameService(
+            store, bot_delay, cluster, absent_after=absent_after, expire_days=expire_days
+        )
         app.state.service = service
         app.state.odds = OddsService()
         app.state.cluster = cluster
@@ -55,11 +62,18 @@ def create_app(
         summary="Online tables for the Robinson Crusoe dice race game (see docs/protocol.md).",
         version="1",
         lifespan=lifespan,
+        # The interactive pages load scripts from elsewhere and run inline ones, which the
+        # Content-Security-Policy forbids; /openapi.json is the schema for any OpenAPI viewer.
+        docs_url=None,
+        redoc_url=None,
     )
+    app.state.limiter = Limiter(rates or Rates())
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
-    app.middleware("http")(limit_body)
+    app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, internal_error)
+    app.add_middleware(Guard)
     for module in (meta, tables, seats, games, odds, socket, pages):
         app.include_router(module.router)
     static_files.install(app)  # gzip and ETags for the page, its files and its texts
@@ -67,12 +81,13 @@ def create_app(
     return app
 
 
-def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(code: str, message: str, status: int, **headers: str) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers or None)
 
 
 async def service_error(_: Request, e: ServiceError) -> JSONResponse:
-    return _error(e.code, e.message, e.status)
+    return _error(e.code, e.message, e.status, **e.headers)
 
 
 async def storage_error(_: Request, e: DBAPIError) -> JSONResponse:
@@ -86,9 +101,21 @@ async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
     return _error("malformed", f"{where}: {first['msg']}", 400)
 
 
-async def limit_body(request: Request, call_next: Any) -> Response:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-        return _error("too_large", f"a request body is at most {MAX_MESSAGE} bytes", 413)
-    response: Response = await call_next(request)
-    return response
+# Starlette's and FastAPI's own refusals, in the protocol's envelope.
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+async def http_error(request: Request, e: HTTPException) -> JSONResponse:
+    code = HTTP_CODES.get(e.status_code, "bad_request")
+    message = {
+        "not_found": f"there is nothing at {request.url.path}",
+        "method_not_allowed": f"{request.method} is not allowed on {request.url.path}",
+    }.get(code, str(e.detail))
+    return _error(code, message, e.status_code, **(e.headers or {}))
+
+
+async def internal_error(_: Request, e: Exception) -> JSONResponse:
+    log.error("unexpected error", exc_info=e)
+    # Starlette answers this one outside the middleware, so the guard's headers are added here.
+    secure = {name.decode(): value.decode() for name, value in HEADERS}
+    return _error("internal", "the server failed; this is a bug of ours", 500, **secure)

@@ -19,15 +19,22 @@ STATUS: dict[str, int] = {
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
+    # -- the server's limits (docs/protocol.md, Limits)
+    "not_found": 404,  # no such address
+    "method_not_allowed": 405,  # the address exists, not with that method
+    "table_closed": 410,  # closed after long without a move; the record stays
+    "rate_limited": 429,  # too many requests from one address: wait (Retry-After)
+    "internal": 500,  # a bug of ours; the message says nothing more
 }
 
 
 class ServiceError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         assert code in STATUS, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.headers = headers or {}  # e.g. Retry-After
 
     @property
     def status(self) -> int:

@@ -12,6 +12,8 @@ MAX_MESSAGE = 8192  # bytes of one WebSocket message or REST body; real messages
 MIN_TOKEN, MAX_TOKEN = 8, 200  # characters of a seat token worth hashing (ours are 32)
 MOVE_SECONDS = (5, 604800)  # the clock's range: a live game to a game by correspondence (a week)
 MAX_TOKENS = MAX_SEATS  # tokens one browser may present (hot-seat: every seat of a table)
+MAX_DEPTH = 16  # levels of JSON nesting (our deepest message has 3)
+MAX_NUMBER = 20  # characters of one JSON number (a 64-bit integer has at most 20)
 
 
 def as_json() -> dict[str, int]:

@@ -129,6 +129,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    closed: int | None = None  # when it was closed unfinished (store: tables.closed)
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
     host_sha256: str | None = None
     move_seconds: int | None = None
@@ -150,6 +151,7 @@ class LiveTable:
             move_seconds=table.move_seconds,
             absent_after=absent_after,
             created=table.created * 1000,
+            closed=table.closed,
         )
 
     @property
@@ -204,7 +206,12 @@ class LiveTable:
 
     def to_move_is_bot(self) -> bool:
         st = self.game.state
-        return not st.over and st.to_move is not None and self.seats[st.to_move].kind == "bot"
+        return (
+            self.closed is None
+            and not st.over
+            and st.to_move is not None
+            and self.seats[st.to_move].kind == "bot"
+        )
 
     # -- views ---------------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ import functools
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -49,11 +48,11 @@ from robinson.engine import (
     new_game,
     to_text,
 )
-from robinson.web import dice, texts
+from robinson.web import dice, names, texts
 from robinson.web import seats as seating
 from robinson.web.cluster import Cluster
 from robinson.web.errors import ServiceError
-from robinson.web.limits import MAX_NAME, MAX_SEATS, MIN_SEATS, MOVE_SECONDS
+from robinson.web.limits import MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.live import (
     TIMEOUT_LIMIT,
     LiveGame,
@@ -62,12 +61,14 @@ from robinson.web.live import (
     token_hash,
 )
 from robinson.web.seating import Seating, _apply_seat_changes
+from robinson.web.solver import OptimalSolver
 from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
 
 log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
+SWEEP_SECONDS = 3600  # how often abandoned tables are looked for
 
 
 def _new_id() -> str:
@@ -92,14 +93,18 @@ class GameService(Seating):
         bot_delay: float = 0.8,
         cluster: Cluster | None = None,
         absent_after: float = 60.0,
+        expire_days: float = 30,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.cluster = cluster or Cluster()
         self.absent_after = absent_after
+        self.expire_days = expire_days  # 0: tables are never closed
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.solver = OptimalSolver()
         # Messages of other processes waiting for their table's lock, and who applies them.
         self._inbox: dict[str, deque[dict[str, Any]]] = {}
         self._draining: dict[str, asyncio.Task[None]] = {}
@@ -113,26 +118,66 @@ class GameService(Seating):
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every unfinished game whose next move is a bot's (after a restart)."""
+        """Close abandoned tables, then resume the games whose next move is a bot's. No other
+        table is loaded: each loads when first asked for, so start-up does not grow with them."""
+        began = time.perf_counter()
         cluster = self.cluster
         await cluster.bus.start(self._on_bus, self._resync)
         await cluster.leases.start(self._lease_gained, self._lease_lost, self._orphaned)
         await cluster.presence.start()
-        await self.adopt()
+        if self.expire_days > 0:
+            await self.close_idle_tables()
+            self._sweeper = asyncio.create_task(self._sweep())
+        resumed = await self._resume()
+        log.info(
+            "started: %d tables with a bot to move loaded, others load when asked (%.0f ms)",
+            resumed,
+            (time.perf_counter() - began) * 1000,
+        )
         self._clock_task = asyncio.create_task(self._run_clocks())
 
     async def adopt(self) -> None:
-        """Drive every unfinished game that needs it. Alone: load them all and go on. Shared:
+        """Drive every unfinished game whose next move is a bot's (here, or where nobody else
+        does)."""
+        await self._resume()
+
+    async def _resume(self) -> int:
+        """Only the tables whose game waits for a bot. Alone: load them and go on. Shared:
         claim each one nobody drives; only those won are loaded (`_lease_gained`), and those
-        that turn out to need no driver are let go again (`_wake_bots`)."""
-        table_ids = await asyncio.to_thread(self.store.tables_with_unfinished_games)
-        for table_id in table_ids:
+        that turn out to need no driver are let go again (`_wake_bots`). Returns how many."""
+        resume = await asyncio.to_thread(self.store.tables_to_resume)
+        for table_id in resume:
             if self.cluster.shared:
                 self.cluster.leases.want(table_id)
             else:
                 self._wake_bots(await self.table(table_id))
+        return len(resume)
+
+    async def close_idle_tables(self) -> list[str]:
+        now = int(time.time())
+        before = now - int(self.expire_days * 86400)
+        closed = await asyncio.to_thread(self.store.close_idle, before, now)
+        for table_id in closed:
+            table = self._tables.get(table_id)
+            if table is not None:
+                table.closed = now
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+        if closed:
+            log.info("closed %d tables with no move for %g days", len(closed), self.expire_days)
+        return closed
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.close_idle_tables()
+            except DBAPIError as e:  # the database is away: try at the next sweep
+                log.warning("closing idle tables failed: %s", e.orig)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task and not t.bot_task.done()]
         if self._clock_task is not None:
             tasks.append(self._clock_task)
@@ -140,6 +185,7 @@ class GameService(Seating):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.solver.close()
         await self.cluster.leases.stop()
         await self.cluster.presence.stop()
         await self.cluster.bus.stop()
@@ -179,17 +225,7 @@ class GameService(Seating):
         host = secrets.token_urlsafe(24)
         rows, tokens, invites = [], [], []
         for i, spec in enumerate(seats):
-            name = " ".join(spec.name.split())
-            if not 1 <= len(name) <= MAX_NAME:
-                raise ServiceError(
-                    "bad_request", f"seat {i}: a name has 1 to {MAX_NAME} characters"
-                )
-            if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-                # Control characters (NUL above all: PostgreSQL text cannot hold it) and lone
-                # surrogates (not encodable as UTF-8) would fail in the store, not here.
-                raise ServiceError(
-                    "bad_request", f"seat {i}: a name has no control characters or lone surrogates"
-                )
+            name = names.clean(i, spec.name)
             if spec.kind not in ("human", "bot"):
                 raise ServiceError("bad_request", f"seat {i}: kind is 'human' or 'bot'")
             bot = spec.bot if spec.kind == "bot" else None
@@ -206,6 +242,7 @@ class GameService(Seating):
                 row.invite_sha256 = token_hash(invite)
             invites.append(invite)
             rows.append(row)
+        names.check_distinct([r.name for r in rows])
         table_row = TableRow(
             table_id, language, int(time.time()), None, rows, token_hash(host), move_seconds
         )
@@ -302,6 +339,12 @@ class GameService(Seating):
         seat = table.seat_of(token)
         if seat is None:
             raise ServiceError("bad_token", "that token is not a seat at this table")
+        if table.closed is not None:  # every change goes through here: none on a closed table
+            raise ServiceError(
+                "table_closed",
+                f"this table was closed after {self.expire_days:g} days without a move; "
+                "its games and records stay",
+            )
         return seat
 
     # -- the pipeline --------------------------------------------------------------------------
@@ -391,6 +434,7 @@ class GameService(Seating):
                     deadline=deadline,
                     seats_changed=[(table.id, s, v) for s, v in seat_changes],
                     new_notes=notes,
+                    to_move=state.to_move,
                 )
             )
         except DBAPIError as e:
@@ -515,7 +559,9 @@ class GameService(Seating):
                     if game.state.phase is Phase.ROLL:
                         action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
                     else:
-                        # Off the event loop: the optimal bot solves its game on first use.
+                        # The optimal bot's solve runs in a worker process (solver.py); the
+                        # choice itself is a lookup, off the event loop all the same.
+                        await self.solver.prepare(table.seats[seat].bot, game.state)
                         bot = table.bot_for(seat)
                         action = await asyncio.to_thread(bot.choose, game.state)
                     try:

@@ -30,10 +30,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -57,6 +59,7 @@ tables = Table(
     # The host (the table's creator): SHA-256 of the host's secret, which shows the invites.
     Column("host_sha256", String(64), nullable=True),
     Column("move_seconds", Integer, nullable=True),  # the clock: seconds per move, None = none
+    Column("closed", BigInteger, nullable=True),  # Unix seconds it was closed unfinished
 )
 
 seats = Table(
@@ -91,6 +94,8 @@ games = Table(
     Column("over", Integer, nullable=False),
     Column("summary", Text, nullable=False),
     Column("deadline", BigInteger, nullable=True),  # Unix ms the seat to move runs out of time
+    Column("to_move", Integer, nullable=True),  # null: over (or stored before revision 0003)
+    Column("moved", BigInteger, nullable=True),  # Unix seconds of the last move (or creation)
 )
 
 actions = Table(
@@ -184,6 +189,7 @@ class TableRow:
     seats: list[SeatRow]
     host_sha256: str | None = None
     move_seconds: int | None = None
+    closed: int | None = None
 
 
 def default_url() -> str:
@@ -328,6 +334,8 @@ class Store:
                 over=0,
                 summary=summary,
                 deadline=game.deadline,
+                to_move=game.first,
+                moved=game.created,
             )
         )
         conn.execute(
@@ -342,13 +350,16 @@ class Store:
         seat: int | None,
         summary: str,
         over: bool,
+        to_move: int | None = None,
         *,
         deadline: int | None = None,
         seats_changed: SeatChanges = (),
         new_notes: Sequence[Note] = (),
     ) -> None:
-        """Write step `seq` of a game, with the deadline of the next move, the seat changes and
-        the notes that go with it, in one transaction. Raises `Conflict` if that step exists."""
+        """Write step `seq` of a game (`to_move`: the seat to move next), with the deadline of
+        the next move, the seat changes and the notes that go with it, in one transaction.
+        Raises `Conflict` if that step exists already."""
+        now = int(time.time())
         try:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -357,13 +368,20 @@ class Store:
                         seq=seq,
                         action=json.dumps(action),
                         seat=seat,
-                        created=int(time.time()),
+                        created=now,
                     )
                 )
                 conn.execute(
                     update(games)
                     .where(games.c.id == game_id)
-                    .values(version=seq + 1, over=int(over), summary=summary, deadline=deadline)
+                    .values(
+                        version=seq + 1,
+                        over=int(over),
+                        summary=summary,
+                        deadline=deadline,
+                        to_move=None if over else to_move,
+                        moved=now,
+                    )
                 )
                 self._write_changes(conn, game_id, seats_changed, new_notes)
         except IntegrityError as e:
@@ -459,6 +477,7 @@ class Store:
             ],
             host_sha256=row.host_sha256,
             move_seconds=row.move_seconds,
+            closed=row.closed,
         )
 
     def load_game(self, game_id: str) -> GameRow | None:
@@ -523,6 +542,48 @@ class Store:
                 .order_by(games.c.deadline)
             ).all()
         return [(r.id, r.table_id) for r in rows]
+
+    def tables_to_resume(self) -> list[str]:
+        """The open tables whose current game waits for a bot: all the server must load on start
+        (the others load when first asked for). A game stored before revision 0003 has no
+        `to_move`: its table is resumed if it has a bot seat at all."""
+        bot_seat = select(seats.c.seat).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == "bot"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id)
+                .join(games, games.c.id == tables.c.current_game)
+                .where(
+                    games.c.over == 0,
+                    tables.c.closed.is_(None),
+                    or_(
+                        and_(games.c.to_move.is_(None), bot_seat.exists()),
+                        bot_seat.where(seats.c.seat == games.c.to_move).exists(),
+                    ),
+                )
+            ).all()
+        return [r.id for r in rows]
+
+    def close_idle(self, before: int, now: int) -> list[str]:
+        """Close the open tables whose unfinished game has had no move since `before`; returns
+        their ids. Their games and logs stay; only `tables.closed` is set."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(tables.c.id)
+                    .join(games, games.c.id == tables.c.current_game)
+                    .where(games.c.over == 0, tables.c.closed.is_(None), games.c.moved < before)
+                ).all()
+            ]
+            for start in range(0, len(ids), 500):  # bounded IN lists
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(ids[start : start + 500]))
+                    .values(closed=now)
+                )
+        return ids
 
     def games_of_table(self, table_id: str) -> list[tuple[str, int, bool]]:
         with self.engine.connect() as conn:

@@ -24,6 +24,7 @@ class OptimalPolicy:
     codes = codes
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
+        ruleset = store.pawn_rules(ruleset)
         self.ruleset = ruleset
         self.players = players
         stored = store.load_tables(ruleset, players)
@@ -40,8 +41,13 @@ class OptimalPolicy:
         ]
 
     @classmethod
-    @functools.lru_cache(maxsize=16)
     def solve(cls, ruleset: Ruleset, players: int) -> OptimalPolicy:
+        """One solution per edition and player count, whatever the money options."""
+        return cls._solved(store.pawn_rules(ruleset), players)
+
+    @classmethod
+    @functools.lru_cache(maxsize=16)
+    def _solved(cls, ruleset: Ruleset, players: int) -> OptimalPolicy:
         return cls(ruleset, players)
 
     @staticmethod
@@ -60,7 +66,7 @@ class OptimalPolicy:
 
     def decide(self, state: State) -> Choose:
         phase = check_decision(state)
-        if len(state.players) != self.players or state.ruleset != self.ruleset:
+        if len(state.players) != self.players or store.pawn_rules(state.ruleset) != self.ruleset:
             raise RobinsonError(
                 f"this optimal policy was solved for {self.players} players under "
                 f"{self.ruleset.edition!r}; got {len(state.players)} under "

@@ -59,8 +59,14 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def pawn_rules(ruleset: Ruleset) -> Ruleset:
+    """The part of a ruleset that moves pawns, and so all an optimal solution depends on: the
+    edition. Money (start_tokens, stake, share) never moves a pawn or decides a winner."""
+    return Ruleset(edition=ruleset.edition)
+
+
 def table_path(ruleset: Ruleset, players: int) -> Path:
-    key = json.dumps(ruleset.to_json(), sort_keys=True).encode()
+    key = json.dumps(pawn_rules(ruleset).to_json(), sort_keys=True).encode()
     name = f"optimal-{players}p-{hashlib.sha256(key).hexdigest()[:12]}-{fingerprint()}.npz"
     return cache_dir() / name
 

@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from robinson.web import texts
 from robinson.web.errors import ServiceError
 from robinson.web.models import Error
+from robinson.web.ratelimit import Limiter
 from robinson.web.service import GameService
 
 
@@ -18,6 +19,17 @@ def _service(request: Request) -> GameService:
 
 
 Service = Annotated[GameService, Depends(_service)]
+
+
+def rate(kind: str) -> Any:
+    """A dependency counting one `kind` (ratelimit.KINDS) for the client's address."""
+
+    def hit(request: Request) -> None:
+        limiter: Limiter = request.app.state.limiter
+        limiter.hit(kind, request.client.host if request.client else None)
+
+    return Depends(hit)
+
 
 # The error answers every API route may give, for the OpenAPI schema (docs/protocol.md, Errors).
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -32,6 +44,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
             "seat_taken",
         ),
         (413, "too_large"),
+        (429, "rate_limited (with Retry-After)"),
         (503, "storage_unavailable"),
     ]
 }

@@ -9,12 +9,12 @@ from fastapi.responses import Response
 
 from robinson.web.models import Replay, Version
 from robinson.web.protocol import ActIn
-from robinson.web.routes import ERRORS, Service, language
+from robinson.web.routes import ERRORS, Service, language, rate
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 
 
-@router.post("/{game_id}/actions", response_model=Version)
+@router.post("/{game_id}/actions", response_model=Version, dependencies=[rate("actions")])
 async def act(game_id: str, body: ActIn, service: Service) -> dict[str, Any]:
     """Play a move; the answer comes after it is stored and broadcast."""
     return {"version": await service.act(game_id, body.token, body.version, body.move)}

@@ -10,9 +10,11 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from robinson.web.errors import ServiceError
+from robinson.web.guard import check_json
 from robinson.web.limits import MAX_MESSAGE
 from robinson.web.live import LiveTable
 from robinson.web.models import encode
@@ -27,10 +29,12 @@ from robinson.web.protocol import (
     client_message,
     explain,
 )
+from robinson.web.ratelimit import Limiter
 from robinson.web.routes import language
 from robinson.web.service import GameService
 
 log = logging.getLogger("robinson.web")
+ACTING = (Act, HandToBot, TakeBack, Rematch)  # counted against the address's rate of moves
 
 router = APIRouter()
 
@@ -38,6 +42,14 @@ router = APIRouter()
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     service: GameService = websocket.app.state.service
+    limiter: Limiter = websocket.app.state.limiter
+    address = websocket.client.host if websocket.client else None
+    try:
+        limiter.hit("sockets", address)
+    except ServiceError as e:  # refused before the handshake: a plain HTTP 429
+        body = {"error": e.to_json()}
+        await websocket.send_denial_response(JSONResponse(body, e.status, headers=e.headers))
+        return
     await websocket.accept()
     try:
         table = await service.table(table_id)
@@ -56,6 +68,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             try:
                 msg = _parse(message.get("text"), message.get("bytes"))
                 msg_id = getattr(msg, "id", None)
+                if isinstance(msg, ACTING):
+                    limiter.hit("actions", address)
                 reply = await _handle(service, table, conn, msg)
                 if reply is not None:
                     conn.send({**reply, "id": msg_id})
@@ -107,16 +121,22 @@ class Connection:
 
 
 def _parse(text: str | None, data: bytes | None) -> Any:
-    raw = text if text is not None else data
-    if raw is None or len(raw) > MAX_MESSAGE:
-        size = len(raw) if raw is not None else 0
-        raise ServiceError("too_large", f"a message is at most {MAX_MESSAGE} bytes, got {size}")
+    if text is not None:
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate cannot even be sent back in an error
+            raise ServiceError("malformed", "a message is UTF-8 text") from None
+    else:
+        raw = data or b""
+    if len(raw) > MAX_MESSAGE:  # bytes, not characters: "é" is two
+        raise ServiceError("too_large", f"a message is at most {MAX_MESSAGE} bytes, got {len(raw)}")
+    check_json(raw)
     try:
         return client_message.validate_python(json.loads(raw))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ServiceError("malformed", f"a message is one JSON object: {e}") from None
-    except ValidationError as e:
+    except ValidationError as e:  # first: it is a ValueError too
         raise ServiceError("malformed", explain(e)) from None
+    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError too
+        raise ServiceError("malformed", f"a message is one JSON object: {e}") from None
 
 
 async def _handle(

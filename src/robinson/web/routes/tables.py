@@ -8,13 +8,14 @@ from fastapi import APIRouter
 
 from robinson.web.models import NewGame, Ok, Seat, TableCreated, TableView
 from robinson.web.protocol import BotIn, TableIn, TokenIn
-from robinson.web.routes import ERRORS, Service, language
+from robinson.web.routes import ERRORS, Service, language, rate
 from robinson.web.service import SeatSpec
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
+ACTING = rate("actions")
 
 
-@router.post("", status_code=201, response_model=TableCreated)
+@router.post("", status_code=201, response_model=TableCreated, dependencies=[rate("tables")])
 async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
     """Create a table and its first game. Each human seat's token is returned once."""
     ruleset = {k: getattr(body, k) for k in ("edition", "start_tokens", "stake", "share")}
@@ -35,7 +36,7 @@ async def whoami(table_id: str, body: TokenIn, service: Service) -> dict[str, in
     return {"seat": service.authenticate(await service.table(table_id), body.token)}
 
 
-@router.post("/{table_id}/seats/{seat}/bot", response_model=Ok)
+@router.post("/{table_id}/seats/{seat}/bot", response_model=Ok, dependencies=[ACTING])
 async def hand_to_bot(table_id: str, seat: int, body: BotIn, service: Service) -> dict[str, Any]:
     """The owner hands his own seat to a bot; anyone else seated only a seat absent or out of
     time (else `seat_present`)."""
@@ -43,14 +44,14 @@ async def hand_to_bot(table_id: str, seat: int, body: BotIn, service: Service) -
     return {"ok": True}
 
 
-@router.post("/{table_id}/seats/{seat}/human", response_model=Ok)
+@router.post("/{table_id}/seats/{seat}/human", response_model=Ok, dependencies=[ACTING])
 async def take_back(table_id: str, seat: int, body: TokenIn, service: Service) -> dict[str, Any]:
     """The seat's own token takes it back from the bot."""
     await service.take_back(table_id, body.token, seat)
     return {"ok": True}
 
 
-@router.post("/{table_id}/rematch", response_model=NewGame)
+@router.post("/{table_id}/rematch", response_model=NewGame, dependencies=[ACTING])
 async def rematch(table_id: str, body: TokenIn, service: Service) -> dict[str, Any]:
     """A new game with the same seats, once the current one is over."""
     return {"game": await service.rematch(table_id, body.token)}

@@ -5,13 +5,14 @@ import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
 import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
-import { browserLanguage, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { browserLanguage, errorText, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
-  if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
+  if (!r.ok) throw Object.assign(new Error(data.error ? errorText(data.error) : r.statusText),
+    { code: data.error && data.error.code });
   return data;
 }
 
@@ -144,6 +145,18 @@ async function where(path) {
   return { language: null, game: null };
 }
 
+// An unknown table gets a page that says so, with the way home, not an empty board.
+async function openTableOrSayMissing(tableId) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (e) {
+    if (e.code !== "unknown_game") throw e;
+    $("missing").hidden = false;
+    return;
+  }
+  await openTable(tableId);
+}
+
 async function start() {
   const path = location.pathname.split("/").filter(Boolean);
   const found = await where(path);
@@ -158,7 +171,7 @@ async function start() {
   };
   try {
     await loadTexts(lang, found.game);
-    if (path[0] === "t" && path[1]) await openTable(path[1]);
+    if (path[0] === "t" && path[1]) await openTableOrSayMissing(path[1]);
     else if (path[0] === "replay" && path[1]) await openReplay(path[1], lang);
     else if (path[0] === "rules") await openRules();
     else await home();

@@ -9,8 +9,8 @@ import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { ensureTexts, loadTexts, t, texts, tn } from "./texts.js";
 import { decorateSeats, takeFragment } from "./seats.js";
+import { ensureTexts, errorText, loadTexts, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -147,7 +147,7 @@ async function receive(msg) {
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
-    showError(msg.message);
+    showError(errorText(msg));
     if (state.game) render(state.game);
   } else if (msg.type === "ack") {
     showError("");

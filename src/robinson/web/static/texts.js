@@ -12,6 +12,10 @@ function fill(template, fields) {
 // The label `key` with its {fields} filled in; `fallback` only until the texts have loaded.
 export function t(key, fields = {}, fallback = key) { return fill(texts.ui[key] ?? fallback, fields); }
 
+// A server error `{code, message}` in the viewer's language: the catalog's `web.error.<code>`,
+// else (a code this page does not know yet) the server's own words.
+export function errorText(error) { return t(`web.error.${error.code}`, {}, error.message); }
+
 // The counted label `key` in the form the language uses for `n`.
 export function tn(key, n, fields = {}) {
   const forms = texts.plurals[key];

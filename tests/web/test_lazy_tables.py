@@ -1,0 +1,116 @@
+"""The server starts without loading every table, and closes abandoned ones.
+
+10,000 unfinished tables written straight into the database (SQLite and PostgreSQL): the server
+loads on start only the two whose next move is a bot's (its start-up note says how many), and
+any other table loads when first asked for and plays. The start-up time itself is measured by
+benchmarks/start_many_tables.py. An unfinished table with no move for longer than
+`--expire-days` is closed on start: moves are refused with `table_closed`, its record stays."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import create_engine, insert, text
+
+from robinson.engine import Ruleset, new_game, to_text
+from robinson.web import dice
+from robinson.web.live import token_hash
+from robinson.web.store import Store, games, seats, tables
+from tests.web.conftest import Server, forward
+
+
+def _fill(url: str, humans: int, bots: int) -> None:
+    """`humans` tables of two people and `bots` tables where a bot is to move, all unfinished."""
+    Store(url).close()  # the schema
+    now = int(time.time())
+    seed = dice.new_seed()
+    summary = to_text(new_game(2, Ruleset(), 0))
+    table_rows, seat_rows, game_rows = [], [], []
+    for i in range(humans + bots):
+        bot = i >= humans
+        table_rows.append(
+            {"id": f"t{i}", "language": "en", "created": now, "current_game": f"g{i}"}
+        )
+        for s in range(2):
+            kind = "bot" if bot and s == 1 else "human"
+            seat_rows.append({"table_id": f"t{i}", "seat": s, "name": "AB"[s], "kind": kind,
+                              "bot": "heuristic" if kind == "bot" else None,
+                              "token_sha256": token_hash(f"token-{i}-{s}")})  # fmt: skip
+        game_rows.append({"id": f"g{i}", "table_id": f"t{i}", "number": 1,
+                          "ruleset": '{"edition": "standard"}', "players": '["A", "B"]',
+                          "first": 1 if bot else 0, "seed": seed.hex(),
+                          "seed_sha256": dice.commitment(seed), "created": now, "version": 0,
+                          "over": 0, "summary": summary, "to_move": 1 if bot else 0,
+                          "moved": now})  # fmt: skip
+    if not table_rows:
+        return
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(insert(tables), table_rows)
+        conn.execute(insert(seats), seat_rows)
+        conn.execute(insert(games), game_rows)
+    engine.dispose()
+
+
+def test_start_loads_only_tables_waiting_for_a_bot_and_the_rest_on_demand(
+    database_url: str,
+) -> None:
+    humans = 10_000
+    _fill(database_url, humans, 2)
+    srv = Server(database_url)
+    srv.start()
+    try:
+        for i in (humans, humans + 1):  # the bot tables resumed by themselves
+            for _ in range(500):
+                if srv.get(f"/api/tables/t{i}").json()["game"]["version"] > 0:
+                    break
+                time.sleep(0.02)
+            else:
+                raise AssertionError(f"the bot of table t{i} did not move")
+        view = srv.get("/api/tables/t1234").json()["game"]  # loads now, and plays
+        body = {"token": "token-1234-0", "version": 0, "move": forward(view["legal"])}
+        r = srv.post("/api/games/g1234/actions", body)
+        assert r.status_code == 200, r.text
+    finally:
+        srv.stop()
+    assert "started: 2 tables with a bot to move loaded" in srv.output, srv.output
+
+
+def _act(srv: Server, t: dict[str, Any]) -> Any:
+    game = srv.get(f"/api/tables/{t['table']}").json()["game"]
+    body = {"token": t["seats"][game["to_move"]]["token"], "version": game["version"],
+            "move": forward(game["legal"])}  # fmt: skip
+    return srv.post(f"/api/games/{game['id']}/actions", body)
+
+
+def test_a_table_with_no_move_for_longer_than_the_limit_is_closed_and_its_record_kept(
+    database_url: str,
+) -> None:
+    srv = Server(database_url)
+    srv.start()
+    old, recent = (srv.create([{"name": "A"}, {"name": "B"}]) for _ in range(2))
+    for t in (old, recent):
+        assert _act(srv, t).status_code == 200
+    srv.stop()
+    engine = create_engine(database_url)
+    with engine.begin() as conn:  # the old table's last move, 31 days ago
+        conn.execute(
+            text("UPDATE games SET moved = :t WHERE id = :g"),
+            {"t": int(time.time()) - 31 * 86400, "g": old["game"]},
+        )
+    engine.dispose()
+
+    srv.options = (*srv.options, "--expire-days", "30")
+    srv.start()
+    try:
+        r = _act(srv, old)
+        assert r.status_code == 410 and r.json()["error"]["code"] == "table_closed", r.text
+        assert "30 days" in r.json()["error"]["message"]
+        assert srv.get(f"/api/tables/{old['table']}").json()["game"]["version"] == 1
+        record = srv.get(f"/api/games/{old['game']}/record").json()
+        assert len(record["actions"]) == 1  # the log is kept
+        assert _act(srv, recent).status_code == 200
+    finally:
+        srv.stop()
+    assert "closed 1 tables with no move for 30 days" in srv.output, srv.output

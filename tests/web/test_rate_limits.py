@@ -1,0 +1,83 @@
+"""Rate limits per client address, with low limits set by `robinson serve` options: creating
+tables, acting (REST and WebSocket) and opening sockets get `rate_limited` (429, Retry-After)
+past the limit, and another address is not affected."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.web.conftest import Server
+
+LOW = ("--rate-tables", "3/minute", "--rate-actions", "4/minute", "--rate-sockets", "2/minute")
+
+
+@pytest.fixture
+def strict(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "robinson.sqlite3", options=LOW)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def _limited(r: httpx.Response) -> int:
+    assert r.status_code == 429, r.text
+    assert r.json()["error"]["code"] == "rate_limited"
+    assert "try again in" in r.json()["error"]["message"]
+    wait = int(r.headers["retry-after"])
+    assert 1 <= wait <= 60
+    return wait
+
+
+def _from(address: str) -> httpx.Client:
+    """A client whose connections come from another loopback address."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
+
+
+def test_creating_tables_past_the_limit_is_rate_limited_per_address(strict: Server) -> None:
+    seats = {"seats": [{"name": "A"}, {"name": "B"}]}
+    for _ in range(3):
+        assert strict.post("/api/tables", seats).status_code == 201
+    _limited(strict.post("/api/tables", seats))
+    with _from("127.0.0.2") as other:
+        assert other.post(strict.base + "/api/tables", json=seats).status_code == 201
+
+
+def test_acting_past_the_limit_is_rate_limited_over_rest_and_websocket(strict: Server) -> None:
+    t = strict.create([{"name": "A"}, {"name": "B"}])
+    tokens = [s["token"] for s in t["seats"]]
+    for version in range(4):
+        body = {"token": tokens[version % 2], "version": version, "move": "roll"}
+        r = strict.post(f"/api/games/{t['game']}/actions", body)
+        assert r.status_code in (200, 409, 422), r.text  # counted whatever the answer
+    body = {"token": tokens[0], "version": 4, "move": "roll"}
+    _limited(strict.post(f"/api/games/{t['game']}/actions", body))
+    with strict.ws(t["table"]) as ws:
+        ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+        strict.receive(ws, "snapshot")
+        ws.send(json.dumps({"type": "act", "id": 1, "game": t["game"], "version": 4,
+                            "move": "roll", "token": tokens[0]}))  # fmt: skip
+        error = strict.receive(ws, "error")
+        assert error["code"] == "rate_limited" and error["id"] == 1
+        ws.send(json.dumps({"type": "ping", "id": 2}))
+        assert strict.receive(ws, "pong")["id"] == 2  # the socket stays open
+
+
+def test_opening_sockets_past_the_limit_is_refused_with_429(strict: Server) -> None:
+    t = strict.create([{"name": "A"}, {"name": "B"}])
+    for _ in range(2):
+        with strict.ws(t["table"]) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            strict.receive(ws, "snapshot")
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{strict.ws_base}/ws/tables/{t['table']}", open_timeout=10)
+    response = refused.value.response
+    assert response.status_code == 429
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert json.loads(response.body)["error"]["code"] == "rate_limited"
