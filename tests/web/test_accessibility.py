@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, sync_playwright
 
 from tests.web.test_api import _play_to_the_end
-from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_browser import ARGS, CHROMIUM, bypassing_csp
 
 if TYPE_CHECKING:
     from tests.web.conftest import Server
@@ -24,7 +24,7 @@ VIEWS = ("home", "table", "finished", "replay", "rules")
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
         yield b
         b.close()
 

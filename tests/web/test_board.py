@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.web.test_api import _play_to_the_end
-from tests.web.test_browser import ARGS, CHROMIUM, _watch
+from tests.web.test_browser import ARGS, CHROMIUM, _watch, bypassing_csp
 
 if TYPE_CHECKING:
     from tests.web.conftest import Server
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
         yield b
         b.close()
 

@@ -32,16 +32,22 @@ ARGS = [
 ]
 
 
+def bypassing_csp(b: Browser) -> Browser:
+    """`b`, whose contexts and pages bypass the page's Content-Security-Policy.
+
+    Playwright's string predicates (wait_for_function("...")) run through eval, which the page's
+    CSP forbids: the browser tests' contexts bypass it. The CSP itself is checked, with no
+    bypass, in test_error_texts.py."""
+    new_context, new_page = b.new_context, b.new_page
+    b.new_context = lambda **kw: new_context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    b.new_page = lambda **kw: new_page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    return b
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        # Playwright's string predicates (wait_for_function("...")) run through eval, which the
-        # page's Content-Security-Policy forbids: these tests' contexts bypass it. The CSP itself
-        # is checked, with no bypass, in test_error_texts.py.
-        new_context, new_page = b.new_context, b.new_page
-        b.new_context = lambda **kw: new_context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
-        b.new_page = lambda **kw: new_page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
         yield b
         b.close()
 

@@ -361,7 +361,9 @@ def test_the_browser_plays_a_full_game_through_nginx(cluster: Cluster, tmp_path:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+        browser = test_browser.bypassing_csp(
+            p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+        )
         try:
             test_browser.test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
                 cluster.front, browser
@@ -383,7 +385,9 @@ def test_the_page_reconnects_through_nginx_when_its_process_is_killed(cluster: C
     front = cluster.front
     t = front.create([{"name": "Ann"}, {"name": "Bo"}])
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+        browser = test_browser.bypassing_csp(
+            p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+        )
         try:
             page = browser.new_page()
             problems = test_browser._watch(page)

@@ -15,6 +15,8 @@ if CHROMIUM is None:
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
+from tests.web.test_browser import bypassing_csp  # noqa: E402
+
 if TYPE_CHECKING:
     from tests.web.conftest import Server
 
@@ -25,7 +27,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
         yield b
         b.close()
 
