@@ -37,6 +37,8 @@ export function renderEnd(box, game, { fresh = false, links = false } = {}) {
   if (!game.over) { box.replaceChildren(); return; }
   const winner = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
   const heading = make("h2", winner, { id: "winner", tabindex: "-1" });
+  // A later redraw (a presence dot, a clock) rebuilds the panel: the focus stays on it.
+  const hadFocus = box.contains(document.activeElement);
   const payout = make("ol", null, { id: "payout", "aria-live": "polite" });
   box.replaceChildren(heading);
   if (game.payout.length) box.append(make("h3", t("web.payout")), payout);
@@ -73,5 +75,7 @@ export function renderEnd(box, game, { fresh = false, links = false } = {}) {
     // in view (on a phone it sits above the board) and announced: the focus goes to its heading
     heading.focus({ preventScroll: true });
     box.scrollIntoView({ block: "nearest" });  // only if it is not in view already
+  } else if (hadFocus) {
+    heading.focus({ preventScroll: true });
   }
 }

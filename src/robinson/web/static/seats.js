@@ -150,7 +150,7 @@ export function decorateSeats(game, ctx) {
   for (const p of game.players) {
     const li = document.querySelector(`#players [data-player="${p.seat}"]`);
     if (!li) continue;
-    const dot = make("span", null, { class: "presence", "data-present": p.present,
+    const dot = make("span", null, { class: "presence", role: "img", "data-present": p.present,
       title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
     const name = li.querySelector(".name");  // the dot goes right before the name
     if (name) name.before(dot, " "); else li.prepend(dot);
