@@ -137,6 +137,20 @@ def test_a_square_tells_its_story_on_focus_without_moving_the_page(
         context.close()
 
 
+# Sets window.seenMotion once any animation runs or the die tumbles, checking every frame.
+SEEN_MOTION = """() => {
+  window.seenMotion = false;
+  const look = () => {
+    if (document.getAnimations().length > 0 || document.querySelector('#die.tumbling')) {
+      window.seenMotion = true;
+    } else {
+      requestAnimationFrame(look);
+    }
+  };
+  look();
+}"""
+
+
 def test_with_reduced_motion_nothing_animates_after_a_roll(
     server: Server, browser: Browser
 ) -> None:
@@ -147,15 +161,17 @@ def test_with_reduced_motion_nothing_animates_after_a_roll(
         try:
             page.goto(server.base + link)
             page.wait_for_selector("[data-move='roll']")
+            # Watch every frame from before the roll: on a fast machine the tumble can be over
+            # before a check made after the roll would look.
+            page.evaluate(SEEN_MOTION)
             _roll_and_wait(page)
             page.wait_for_selector("#die[data-face]:not([data-face=''])")
             if reduce:
                 assert page.evaluate("document.getAnimations().length") == 0
                 assert page.evaluate("document.querySelector('#die').dataset.face") != ""
+                assert page.evaluate("window.seenMotion") is False
             else:  # the same roll with motion allowed does animate (so the check above can fail)
-                page.wait_for_function(
-                    "document.getAnimations().length > 0 || document.querySelector('#die.tumbling')"
-                )
+                page.wait_for_function("window.seenMotion === true")
         finally:
             context.close()
 
