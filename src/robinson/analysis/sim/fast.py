@@ -1,14 +1,17 @@
 """Runs of games on the compiled simulator (`kernel.py`), spread over the cores.
 
 The games of a batch are cut into blocks, a few per thread, and each block is one call of the
-compiled `play_block` on a Python thread: the compiled code lets go of the GIL (`nogil`), so the
-threads run in parallel. (numba's own `prange` does the same but takes seconds longer to
-compile, which every fresh checkout and CI run pays.) The number of threads is numba's
-(`NUMBA_NUM_THREADS`, `numba.set_num_threads`), by default one per core.
+compiled `play_block` (or `play_winners`, for the odds) on a thread of a pool kept for the
+process: the compiled code lets go of the GIL (`nogil`), so the threads run in parallel. (numba's
+own `prange` does the same but takes seconds longer to compile, which every fresh checkout and CI
+run pays.) The number of threads is numba's (`NUMBA_NUM_THREADS`, `numba.set_num_threads`), by
+default one per core.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeAlias
@@ -141,9 +144,24 @@ def _in_blocks(
         for k in range(blocks):
             block(k)
     else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(block, range(blocks)))
+        list(_pool(threads).map(block, range(blocks)))
     return landings
+
+
+_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A pool of `threads` threads kept for the process: starting threads for every call took
+    milliseconds on a busy machine, as long as thousands of games (the odds call this once a
+    position). Keyed by the process too: a forked child gets no threads of its parent's pools."""
+    key = (os.getpid(), threads)
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools[key] = ThreadPoolExecutor(threads, thread_name_prefix="robinson-sim")
+        return pool
 
 
 def start_position(state: State) -> npt.NDArray[np.int64]:
