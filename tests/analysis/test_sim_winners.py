@@ -1,7 +1,8 @@
 """The winners-only kernel (`fast.run_winners`, used by the simulated odds) plays the same games
 as the full one (`fast.run_batch`, which `test_sim_engine.py` holds to the engine): it leaves the
-money, the landings and the turn counts out, and must still give every game's winner, cut games
-included, from the opening and from any position, under every edition and decision table."""
+money, the landings and the turn counts out (and plays the squares whose effect is money alone as
+plain steps), and must still give every game's winner, cut games included, from the opening and
+from any position, under every edition and decision table."""
 
 from __future__ import annotations
 
@@ -15,8 +16,24 @@ from odds_positions import constructed, eager, played
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import fast_policy, fast_tables
+from robinson.analysis.sim.steps import (
+    AMOUNT_MASK,
+    EXTRA,
+    FRIDAY,
+    LAND_SHIFT,
+    NEIGHBOUR,
+    PAY_SHIFT,
+    RECEIVE_SHIFT,
+    RESCUE,
+    SKIP,
+    SPECIAL,
+    SQUARE_MASK,
+    TRAVEL,
+    board_tables,
+    build_steps,
+)
 from robinson.bots import make_bot
-from robinson.engine import EDITIONS, Phase, Ruleset, State, apply
+from robinson.engine import EDITIONS, Fever, Phase, Ruleset, State, apply
 
 GAMES = 4000
 
@@ -90,3 +107,23 @@ def test_winners_do_not_depend_on_threads_or_cuts() -> None:
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(whole, np.concatenate(parts))
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_steps_without_money_differ_only_on_the_money_squares(edition: str) -> None:
+    """The winners' step table makes plain exactly the landings on squares whose effect is money
+    alone (travel, neighbour, Friday, rescue): they end there, pay nothing, go on no further."""
+    rs = Ruleset(edition)
+    fever_extra = rs.fever is Fever.EXTRA_ROLL
+    tables = fast_tables("eager", rs, 3)
+    full = build_steps(tables, rs.optional_choices, fever_extra, False, rs.board)
+    pawns = build_steps(tables, rs.optional_choices, fever_extra, False, rs.board, money=False)
+    kinds = board_tables(rs.board)[0]
+    changed = np.nonzero(full != pawns)[0]
+    assert len(changed) > 0
+    for index in changed:
+        step = int(pawns[index])
+        landed = (step >> LAND_SHIFT) & SQUARE_MASK
+        assert full[index] == SPECIAL and not step & (SPECIAL | EXTRA | SKIP), index
+        assert kinds[landed] in (TRAVEL, NEIGHBOUR, FRIDAY, RESCUE) and step & SQUARE_MASK == landed
+        assert (step >> RECEIVE_SHIFT) & AMOUNT_MASK == 0 and (step >> PAY_SHIFT) & AMOUNT_MASK == 0

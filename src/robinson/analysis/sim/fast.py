@@ -89,7 +89,7 @@ def run_winners(
 ) -> npt.NDArray[np.int8]:
     """Only `run_batch(...).winner`: the same games, played without the money and the counts
     nobody reads for the odds (`kernel.play_winners`), so faster."""
-    args = _kernel_args(setup, tables)
+    args = _kernel_args(setup, tables, money=False)
     winner = np.empty(count, np.int8)
 
     def play(lo: int, hi: int, landings: npt.NDArray[np.int64], g: npt.NDArray[np.int64]) -> None:
@@ -99,8 +99,11 @@ def run_winners(
     return winner
 
 
-def _kernel_args(setup: Setup, tables: npt.NDArray[np.int8] | FastPolicy) -> _KernelArgs:
-    """The kernel's arguments from `n` to `max_rolls`, checked."""
+def _kernel_args(
+    setup: Setup, tables: npt.NDArray[np.int8] | FastPolicy, money: bool = True
+) -> _KernelArgs:
+    """The kernel's arguments from `n` to `max_rolls`, checked; the steps without the money
+    squares for `play_winners` (`steps.build_steps`)."""
     policy = tables if isinstance(tables, FastPolicy) else FastPolicy(tables)
     local = policy.tables
     new_game(setup.players, setup.ruleset, setup.first)  # validates players and first seat
@@ -112,7 +115,8 @@ def _kernel_args(setup: Setup, tables: npt.NDArray[np.int8] | FastPolicy) -> _Ke
     local = np.ascontiguousarray(local, dtype=np.int8)
     fever_extra = rs.fever is Fever.EXTRA_ROLL
     kinds, amounts, targets = board_tables(rs.board)
-    steps = build_steps(local, rs.optional_choices, fever_extra, len(policy.joint) > 0, rs.board)
+    joint = len(policy.joint) > 0
+    steps = build_steps(local, rs.optional_choices, fever_extra, joint, rs.board, money)
     return (
         setup.players, start, rs.optional_choices, fever_extra, rs.share_divisor, steps, kinds,
         amounts, targets, local, policy.joint, policy.offsets, MAX_ROLLS,

@@ -105,8 +105,10 @@ def _game(
 
     With `full` False only the pawns are played: the money of a plain step, the landing counts
     and the turn counts are left out, since no rule reads them to move a pawn (RULES.md 5, 6,
-    8); the out-of-line rolls (`special.resolve`) are played in full either way. Each caller
-    passes `full` as a constant, so the compiler drops the dead branches from its loop."""
+    8); the out-of-line rolls (`special.resolve`) are played in full either way, and steps
+    built without money (`steps.build_steps(money=False)`) make the squares whose effect is money
+    alone plain, so far fewer rolls go out of line. Each caller passes `full` as a constant, so
+    the compiler drops the dead branches from its loop."""
     for k in range(STATE_SIZE):
         g[k] = start[k]
     bank = start[STATE_SIZE]
@@ -254,8 +256,9 @@ def play_winners(
     g: npt.NDArray[np.int64],
 ) -> None:
     """Only the winners of the same games as `play_block` (the same dice, the same pawns), for
-    the odds: without the money, the landings and the turn counts (`_game` with `full` False)
-    a game costs less. `landings` is a scratch row the special rolls write and nobody reads."""
+    the odds: without the money, the landings and the turn counts (`_game` with `full` False,
+    `steps` built without money) a game costs less. `landings` is a scratch row the special
+    rolls write and nobody reads."""
     for i in range(len(winner)):
         w, _, _ = _game(
             game_key(seed, _U(offset + i)), n, start, optional, fever_extra, share_div, steps,
