@@ -1,4 +1,4 @@
-"""Rate limits per client address (the `limits` library's moving window).
+"""Rate limits per client address (the `limits` library's sliding window counter).
 
 Three things are counted: creating tables, acting (moves, seat hand-overs, rematches, over REST
 and WebSocket alike) and opening table sockets. Over a limit the answer is `rate_limited` (429)
@@ -7,7 +7,9 @@ with `Retry-After` in whole seconds. The address is the client's as uvicorn repo
 else the TCP peer, so behind an untrusted proxy every client shares the proxy's address.
 
 Alone, a process counts in memory. With `--redis` the windows live in that Redis, so N
-processes behind one load balancer allow the limit once, not N times (issue 11). Redis holds
+processes behind one load balancer allow the limit once, not N times (issue 11). The sliding
+window counter (two counters per address and kind, weighted) costs one script call and O(1)
+memory per address, where a moving window keeps every hit (600 a minute for moves). Redis holds
 nothing that cannot be lost: should it not answer, each process counts alone until it is back
 (a limit per process is better than none, or than refusing everyone).
 """
@@ -24,7 +26,7 @@ from robinson.web.errors import ServiceError
 
 if TYPE_CHECKING:  # `limits` takes a while to import: `robinson --help` does not need it
     from limits import RateLimitItem
-    from limits.aio.strategies import MovingWindowRateLimiter
+    from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 log = logging.getLogger("robinson.web")
 
@@ -61,11 +63,11 @@ def storage_uri(redis_url: str) -> str:
 class Limiter:
     def __init__(self, rates: Rates, redis_url: str | None = None) -> None:
         from limits.aio.storage import MemoryStorage, RedisStorage
-        from limits.aio.strategies import MovingWindowRateLimiter
+        from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
         self.items = {kind: check_rate(getattr(rates, kind)) for kind in KINDS}
-        self._local = MovingWindowRateLimiter(MemoryStorage())
-        self._shared: MovingWindowRateLimiter | None = None
+        self._local = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._shared: SlidingWindowCounterRateLimiter | None = None
         if redis_url is not None:
             storage = RedisStorage(
                 storage_uri(redis_url),
@@ -75,7 +77,7 @@ class Limiter:
                 socket_timeout=1.0,
                 socket_connect_timeout=1.0,
             )
-            self._shared = MovingWindowRateLimiter(storage)
+            self._shared = SlidingWindowCounterRateLimiter(storage)
 
     async def hit(self, kind: str, address: str | None) -> None:
         """Count one; raise `rate_limited` when this address is over its limit."""
@@ -95,7 +97,7 @@ class Limiter:
 
     async def _window(
         self, item: RateLimitItem, kind: str, key: str
-    ) -> MovingWindowRateLimiter | None:
+    ) -> SlidingWindowCounterRateLimiter | None:
         """Count the hit in the shared window (else this process's); None when it is allowed,
         else the window that refused it."""
         from limits.errors import StorageError
