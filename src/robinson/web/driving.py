@@ -14,20 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from robinson.bots import make_bot
 from robinson.engine import Action, Phase, Roll
 from robinson.web import dice
 from robinson.web.errors import ServiceError
 from robinson.web.live import TIMEOUT_LIMIT, LiveTable, now_ms
+from robinson.web.parts import ServiceParts
 from robinson.web.store import Note
-
-if TYPE_CHECKING:
-    from robinson.web.cluster import Cluster
-    from robinson.web.solver import OptimalSolver
-    from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
 
@@ -37,32 +32,8 @@ TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOU
 BOT_RETRY_PAUSE = 0.5  # seconds a bot or the clock waits after the database refused a move
 
 
-class Driving:
-    """The bots and clocks of `GameService` (a mixin: the attributes below are GameService's)."""
-
-    store: Store
-    cluster: Cluster
-    bot_delay: float
-    solver: OptimalSolver
-    _tables: dict[str, LiveTable]
-    _clock_task: asyncio.Task[None] | None
-    _clock_wake: asyncio.Event
-    _clock_next: int | None
-
-    if TYPE_CHECKING:
-
-        async def table(self, table_id: str) -> LiveTable: ...
-
-        async def _commit(
-            self,
-            table: LiveTable,
-            action: Action,
-            seat: int,
-            notes: list[Note] | None = None,
-            seat_changes: list[tuple[int, dict[str, Any]]] | None = None,
-        ) -> None: ...
-
-        def _chore(self, coro: Awaitable[None]) -> None: ...
+class Driving(ServiceParts):
+    """The bots and clocks of `GameService` (a part of it: web/parts.py)."""
 
     # -- the lease -----------------------------------------------------------------------------
 

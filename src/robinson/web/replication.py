@@ -13,51 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from robinson.engine import Action, Event, State, action_from_json, apply
+from robinson.engine import action_from_json, apply
 from robinson.web.live import LiveGame, LiveTable
+from robinson.web.parts import ServiceParts
 from robinson.web.store import Note
-
-if TYPE_CHECKING:
-    from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
 
-# A handler of a kind of message from another process (e.g. presence): (table, message).
-BusHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
 
-
-class Replication:
-    """Other processes' changes in this copy (a mixin: the attributes below are GameService's)."""
-
-    store: Store
-    _tables: dict[str, LiveTable]
-    _game_table: dict[str, str]
-    _inbox: dict[str, deque[dict[str, Any]]]
-    _draining: dict[str, asyncio.Task[None]]
-    bus_handlers: dict[str, BusHandler]
-
-    if TYPE_CHECKING:
-
-        def _advance(
-            self,
-            table: LiveTable,
-            action: Action,
-            seat: int,
-            state: State,
-            events: Sequence[Event],
-            deadline: int | None = None,
-            notes: Sequence[Note] = (),
-            seat_changes: Sequence[tuple[int, dict[str, Any]]] = (),
-        ) -> None: ...
-
-        def _wake_bots(self, table: LiveTable) -> None: ...
-
-        def _chore(self, coro: Awaitable[None]) -> None: ...
-
-        async def adopt(self) -> None: ...
+class Replication(ServiceParts):
+    """Other processes' changes in this copy (a part of `GameService`: web/parts.py)."""
 
     def _on_bus(self, table_id: str, message: dict[str, Any]) -> None:
         """A message of another process: applied in arrival order under the table's lock."""

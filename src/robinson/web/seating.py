@@ -11,56 +11,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from robinson.bots import BOT_NAMES
-from robinson.engine import Action
 from robinson.web import seats as seating
 from robinson.web.errors import ServiceError
 from robinson.web.live import Listener, LiveTable, now_ms, token_hash
+from robinson.web.parts import ServiceParts
 from robinson.web.shared import PRESENCE_TTL
 from robinson.web.store import KEEP, Note
-
-if TYPE_CHECKING:
-    from robinson.web.cluster import Cluster
-    from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
 
 
-class Seating:
-    """Issue 8's part of `GameService` (a mixin: the attributes below are GameService's)."""
-
-    store: Store
-    cluster: Cluster
-    absent_after: float
-    _tables: dict[str, LiveTable]
-
-    if TYPE_CHECKING:
-
-        async def table(self, table_id: str) -> LiveTable: ...
-
-        def authenticate(self, table: LiveTable, token: object) -> int: ...
-
-        def _seat_index(self, table: LiveTable, seat: object) -> int: ...
-
-        async def _commit(
-            self,
-            table: LiveTable,
-            action: Action,
-            seat: int,
-            notes: list[Note] | None = None,
-            seat_changes: list[tuple[int, dict[str, Any]]] | None = None,
-        ) -> None: ...
-
-        def _wake_bots(self, table: LiveTable) -> None: ...
-
-        def _clock_changed(self, deadline: int | None) -> None: ...
-
-        def _publish(self, table: LiveTable, message: dict[str, Any]) -> None: ...
-
-        def _chore(self, coro: Awaitable[None]) -> None: ...
+class Seating(ServiceParts):
+    """Issue 8's part of `GameService`: seats, invites, presence (web/parts.py)."""
 
     # -- seats: bots, owners, invites (docs/protocol.md "Seats") -------------------------------
 

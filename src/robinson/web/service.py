@@ -60,7 +60,8 @@ from robinson.web.live import (
     now_ms,
     token_hash,
 )
-from robinson.web.replication import BusHandler, Replication
+from robinson.web.parts import BusHandler
+from robinson.web.replication import Replication
 from robinson.web.seating import Seating, _apply_seat_changes
 from robinson.web.solver import OptimalSolver
 from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
