@@ -28,6 +28,14 @@ BARS_READY = (
 )
 
 
+def _errors(page: Page) -> list[str]:
+    """The page's uncaught errors and console errors (a refused odds request logs one)."""
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    return problems
+
+
 def _percents(page: Page) -> list[str]:
     bars = page.locator("[data-odds-seat]")
     return [bars.nth(i).get_attribute("data-percent") or "" for i in range(bars.count())]
@@ -39,8 +47,7 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
-        problems: list[str] = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
+        problems = _errors(page)
         try:
             page.goto(server.base + link)
             page.wait_for_selector("[data-move]")
@@ -125,5 +132,31 @@ def test_a_decision_shows_each_options_chance(server: Server) -> None:
             )
             text = page.locator("#odds-options").inner_text()
             assert text.count("%") == 2, text
+        finally:
+            browser.close()
+
+
+def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) -> None:
+    """Eight living players: the chances are simulated (the note says over how many games), a
+    bar per seat, and no refused request on the page (it once answered 400 there)."""
+    t = server.create([{"name": n} for n in ("A", "B", "C", "D", "E", "F", "G", "H")])
+    link = t["seats"][0]["link"] + "".join("," + s["token"] for s in t["seats"][1:])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+        problems = _errors(page)
+        try:
+            page.goto(server.base + link)
+            page.wait_for_selector("[data-move]")
+            for _ in range(3):  # the opening and two moves later
+                page.wait_for_function(BARS_READY.format(n=8), timeout=120_000)
+                assert "200,000" in page.locator("#odds-note").inner_text()
+                assert abs(sum(float(x) for x in _percents(page)) - 100) < 1
+                version = page.locator("#actions").get_attribute("data-version")
+                page.locator(FORWARD_BUTTON).first.click()
+                page.wait_for_function(
+                    f"document.querySelector('#actions').dataset.version !== '{version}'"
+                )
+            assert problems == []
         finally:
             browser.close()
