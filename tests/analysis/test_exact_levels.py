@@ -10,7 +10,7 @@ import pytest
 
 from robinson.analysis.exact import codes, kernel
 from robinson.analysis.exact.game import solve_game
-from robinson.analysis.exact.joint import Solution, flatten, solve_joint
+from robinson.analysis.exact.joint import Solution, chain_model, flatten, solve_joint
 from robinson.analysis.exact.levels import code_graph, code_levels, reachable_codes, solve_order
 from robinson.analysis.exact.turns import build_turn_trees
 from robinson.engine import Ruleset
@@ -62,12 +62,11 @@ def _plain_sweeps(edition: str, m: int, policy: str) -> np.ndarray:
     v = np.zeros((codes.K**m, m))
     vsub = game.chains[m - 2].values
     sweeps = np.zeros(1, dtype=np.int64)
-    model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
+    model = chain_model(flat, v, vsub, kernel.policy_rules(policy == "optimal"))
     gptr = np.array([0, len(states)], dtype=np.int64)
     kernel.solve_groups(
-        states, gptr, np.array([True]), np.zeros(1, dtype=np.int64), *model,
-        policy == "optimal", 1e-14, 10_000, sweeps,
-    )  # fmt: skip
+        states, gptr, np.array([True]), np.zeros(1, dtype=np.int64), *model, 1e-14, 10_000, sweeps
+    )
     assert sweeps[0] < 10_000
     return v
 

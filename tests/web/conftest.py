@@ -19,6 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from robinson.web.guard import CSP
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 # The moves that always make progress: a test that plays "whatever is offered first" can stay in
@@ -29,6 +30,15 @@ FORWARD = ("roll", "move", "again", "jump")
 def forward(legal: list[str]) -> str:
     """The move that keeps the game going (the eager option) among `legal`."""
     return next(m for m in FORWARD if m in legal)
+
+
+def assert_security_headers(headers: Any, where: object = "") -> None:
+    """The guard's security headers (web/guard.py) are in `headers` (httpx's or websockets',
+    both read names in any case)."""
+    assert headers.get("content-security-policy") == CSP, where
+    assert headers.get("x-content-type-options") == "nosniff", where
+    assert headers.get("x-frame-options") == "DENY", where
+    assert headers.get("referrer-policy") == "no-referrer", where
 
 
 FORWARD_BUTTON = ", ".join(f"#actions button:not([disabled])[data-move='{m}']" for m in FORWARD)

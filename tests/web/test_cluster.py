@@ -310,6 +310,102 @@ def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
             time.sleep(0.5)
 
 
+def _view(server: Server, table: str) -> dict[str, Any]:
+    view: dict[str, Any] = server.get(f"/api/tables/{table}").json()["game"]
+    return view
+
+
+def test_a_clock_is_driven_by_the_lease_holder_and_taken_over_when_it_is_killed(
+    cluster: Cluster,
+) -> None:
+    """Nobody acts at a table with a 5 s clock: its driver (the lease holder) makes each
+    timeout move; killed, another process makes the next one within the lease's time, and no
+    timeout is made twice."""
+    front = cluster.front
+    t = front.create([{"name": "Ann"}, {"name": "Bo"}], move_seconds=5)
+    table = t["table"]
+    deadline = time.monotonic() + 30
+    while _view(front, table)["version"] < 1:  # the first timeout, by the holder
+        assert time.monotonic() < deadline, "no timeout move in 30 s"
+        time.sleep(0.2)
+    holder = lease_holder(cluster, table)
+    assert holder is not None, "a table with a clock has a driver"
+    victim = cluster.server_of(holder)
+    view = _view(front, table)
+    due = view["clock"]["deadline"]
+    victim.kill()
+    try:
+        from datetime import datetime
+
+        due_at = datetime.fromisoformat(due.replace("Z", "+00:00")).timestamp()
+        while _view(front, table)["version"] < view["version"] + 1:
+            # the lease runs out 3 s after the kill at most, the sweep finds it within 0.5 s
+            assert time.time() < max(due_at, time.time()) + 10, "the clock stopped with it"
+            time.sleep(0.2)
+        late = time.time() - due_at
+        new_holder = lease_holder(cluster, table)
+        assert new_holder is not None and new_holder != holder
+    finally:
+        victim.start(START)
+    print(f"the timeout after the kill came {late:.1f} s after its deadline")
+    assert late < 5
+    with front.ws(table) as ws:
+        ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": []}))
+        snapshot = front.receive(ws, "snapshot")
+    timeouts = [line for line in snapshot["log"] if line.startswith("Time ran out")]
+    game = snapshot["game"]
+    if all(p["kind"] == "human" for p in game["players"]):  # no seat handed to a bot yet
+        assert len(timeouts) == game["version"]  # one narrated timeout per move, none twice
+
+
+def test_presence_shows_on_every_process(cluster: Cluster) -> None:
+    """Ann's connection to one process lights her dot for a spectator on another; when she
+    leaves, it goes out there too."""
+    a, b = cluster.servers[0], cluster.servers[1]
+    t = a.create([{"name": "Ann"}, {"name": "Bo"}])
+
+    async def run() -> None:
+        spectator = Viewer(b.ws_base, t["table"])
+        await spectator.start()
+        ann = Viewer(a.ws_base, t["table"], (t["seats"][0]["token"],))
+        await ann.start()
+        state = await spectator.wait(lambda s: s["players"][0]["present"])
+        assert not state["players"][1]["present"]
+        await ann.stop()
+        await spectator.wait(lambda s: not s["players"][0]["present"])
+        await spectator.stop()
+
+    asyncio.run(run())
+
+
+def test_rate_limits_count_over_every_process(cluster: Cluster) -> None:
+    """Two more processes on the cluster's database and Redis, each allowing 5 tables a minute
+    from one address: 5 in all, not 5 each (they share their windows in Redis). Requests name
+    their client as nginx does (X-Forwarded-For from a trusted proxy), so the address is the
+    test's own."""
+    strict = ("--rate-tables", "5/minute", *Server.GENEROUS[2:])
+    pair = [Server(cluster.front.url_db, extra=("--redis", cluster.redis.url), options=strict)]
+    pair.append(Server(cluster.front.url_db, extra=("--redis", cluster.redis.url), options=strict))
+    address = f"10.{time.time_ns() % 200}.0.1"
+    body = {"seats": [{"name": "A"}, {"name": "B"}]}
+    try:
+        for srv in pair:
+            srv.start(START)
+        answers = []
+        for i in range(6):
+            r = httpx.post(
+                f"{pair[i % 2].base}/api/tables", json=body, headers={"X-Forwarded-For": address}
+            )
+            answers.append(r.status_code)
+        assert answers == [201] * 5 + [429], answers
+        assert r.json()["error"]["code"] == "rate_limited" and int(r.headers["Retry-After"]) > 0
+        other = httpx.post(f"{pair[1].base}/api/tables", json=body)
+        assert other.status_code == 201  # another address has its own window
+    finally:
+        for srv in pair:
+            srv.stop()
+
+
 # -- Redis restarted ------------------------------------------------------------------------------
 
 

@@ -114,3 +114,23 @@ def test_a_table_with_no_move_for_longer_than_the_limit_is_closed_and_its_record
     finally:
         srv.stop()
     assert "closed 1 tables with no move for 30 days" in srv.output, srv.output
+
+
+def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
+    database_url: str,
+) -> None:
+    """`--unload-after 1`: a table with no viewer and no move for a second is dropped from the
+    server's memory (its start-up-free load is all it costs); asked for again, it plays on."""
+    srv = Server(database_url)
+    srv.options = (*srv.options, "--unload-after", "1")
+    srv.start()
+    try:
+        t = srv.create([{"name": "A"}, {"name": "B"}])
+        assert _act(srv, t).status_code == 200
+        time.sleep(3)  # idle for 1 s: unloaded at the next look (every 0.5 s)
+        assert srv.get(f"/api/tables/{t['table']}").json()["game"]["version"] == 1
+        assert _act(srv, t).status_code == 200  # loaded again: the next move is taken
+        assert len(srv.get(f"/api/games/{t['game']}/record").json()["actions"]) == 2
+    finally:
+        srv.stop()
+    assert "unloaded 1 idle tables (0 stay in memory)" in srv.output, srv.output

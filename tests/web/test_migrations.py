@@ -233,3 +233,9 @@ def test_the_revisions_make_exactly_the_schema_the_code_queries(new_url: Any) ->
         assert schema.current(conn) == (schema.head(),)
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     engine.dispose()
+
+
+def test_the_head_the_server_checks_first_is_alembics_head() -> None:
+    """A database at `schema.HEAD` is used without importing Alembic: HEAD must be the newest
+    revision of web/migrations/versions, or a new revision would never run."""
+    assert schema.head() == schema.HEAD

@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.web.conftest import Server
+from tests.web.conftest import Server, assert_security_headers
 
 LOW = ("--rate-tables", "3/minute", "--rate-actions", "4/minute", "--rate-sockets", "2/minute")
 
@@ -81,3 +81,4 @@ def test_opening_sockets_past_the_limit_is_refused_with_429(strict: Server) -> N
     assert response.status_code == 429
     assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert json.loads(response.body)["error"]["code"] == "rate_limited"
+    assert_security_headers(response.headers, "the refused handshake")

@@ -167,17 +167,43 @@ def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer)
     run(redis_server, body)
 
 
-def test_rate_counters_count_the_hits_of_every_process_together(
+def test_rate_limits_count_the_hits_of_every_process_together(
     redis_server: RedisServer,
 ) -> None:
-    from robinson.web.shared import RedisCounters
+    """Two processes' limiters on one Redis: 5 a minute from one address in all, not each."""
+    from robinson.web.errors import ServiceError
+    from robinson.web.ratelimit import Limiter, Rates
 
     async def body(client: Any) -> None:
-        a, b = RedisCounters(client()), RedisCounters(client())
-        key = f"ip:127.0.0.1:{time.time_ns()}"
-        counts = [await (a if i % 2 else b).hit(key, 60) for i in range(10)]
-        assert counts == list(range(1, 11))
-        assert await a.hit("another", 60) == 1
+        rates = Rates(tables="5/minute")
+        a, b = Limiter(rates, redis_server.url), Limiter(rates, redis_server.url)
+        address = f"10.0.0.{time.time_ns() % 250}"
+        for i in range(5):
+            await (a if i % 2 else b).hit("tables", address)
+        for limiter in (a, b):
+            with pytest.raises(ServiceError) as refused:
+                await limiter.hit("tables", address)
+            assert refused.value.code == "rate_limited"
+            assert 1 <= int(refused.value.headers["Retry-After"]) <= 60
+        await a.hit("tables", "10.9.9.9")  # another address has its own window
+        await a.hit("actions", address)  # and another kind
+
+    run(redis_server, body)
+
+
+def test_rate_limits_count_in_the_process_while_redis_is_away(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.errors import ServiceError
+    from robinson.web.ratelimit import Limiter, Rates
+
+    async def body(client: Any) -> None:
+        limiter = Limiter(Rates(tables="2/minute"), "redis://127.0.0.1:1/0")  # nobody there
+        await limiter.hit("tables", "10.1.1.1")
+        await limiter.hit("tables", "10.1.1.1")
+        with pytest.raises(ServiceError) as refused:
+            await limiter.hit("tables", "10.1.1.1")
+        assert refused.value.code == "rate_limited"
 
     run(redis_server, body)
 

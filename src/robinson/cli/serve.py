@@ -55,6 +55,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="close unfinished tables with no move for this long, keeping their records "
         "(default 30; 0: never)",
     )
+    p.add_argument(
+        "--unload-after",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="drop a table nobody watches or plays from memory after this long; it loads again "
+        "from the database when asked for (default 600; 0: keep every table loaded)",
+    )
     from robinson.web.ratelimit import KINDS, Rates
 
     for kind, counted in KINDS.items():
@@ -96,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"robinson serve: {e}", file=sys.stderr)
         return 2
+    if args.unload_after < 0:
+        print("robinson serve: --unload-after must be 0 (never) or more seconds", file=sys.stderr)
+        return 2
     if args.expire_days < 0:
         print("robinson serve: --expire-days must be 0 (never) or more days", file=sys.stderr)
         return 2
@@ -136,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         absent_after=args.absent_after,
         rates=rates,
         expire_days=args.expire_days,
+        unload_after=args.unload_after,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""

@@ -27,12 +27,14 @@ from robinson.rl.match import (
     ACTIONS,
     ROLL,
     Match,
+    MatchViews,
     check_reward,
     dice_from,
     encode,
     final_reward,
     legal,
     mask,
+    no_die,
     observation_bounds,
     to_action,
 )
@@ -59,7 +61,7 @@ def aec_env(
     return wrappers.OrderEnforcingWrapper(env)
 
 
-class RobinsonAEC(AECEnv):  # type: ignore[misc]
+class RobinsonAEC(MatchViews, AECEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "name": "robinson_v0",
         "render_modes": list(RENDER_MODES),
@@ -83,7 +85,7 @@ class RobinsonAEC(AECEnv):  # type: ignore[misc]
             raise RobinsonError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._match = Match(players, self.ruleset, first, tuple(self.possible_agents), _no_die)
+        self._match = Match(players, self.ruleset, first, tuple(self.possible_agents), no_die)
         self.players = players
         self.first = first
         low, high = observation_bounds(players, self.ruleset)
@@ -159,19 +161,6 @@ class RobinsonAEC(AECEnv):  # type: ignore[misc]
     def close(self) -> None:
         pass
 
-    # -- for tests and tools --------------------------------------------------------------------
-
-    @property
-    def engine_state(self) -> Any:
-        """The engine `State` of the game (not `state`: PettingZoo's `state()` is the global
-        observation of environments that have one)."""
-        return self._match.state
-
-    @property
-    def record(self) -> Any:
-        """The game so far as a `GameRecord` (players named after the agents)."""
-        return self._match.record
-
     # -- inside ---------------------------------------------------------------------------------
 
     def _roll(self) -> int:
@@ -195,10 +184,6 @@ class RobinsonAEC(AECEnv):  # type: ignore[misc]
         if state.to_move is not None:
             self.agent_selection = self.possible_agents[state.to_move]
         self._deads_step_first()
-
-
-def _no_die() -> int:
-    raise RobinsonError("reset() the environment before playing")
 
 
 def raw_env(**kwargs: Any) -> RobinsonAEC:

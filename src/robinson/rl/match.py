@@ -219,3 +219,26 @@ class Match:
     def play_dice(self) -> None:
         while self.state.phase is Phase.ROLL:
             self.throw()
+
+
+def no_die() -> int:
+    """The die of an environment that was never reset."""
+    raise RobinsonError("reset() the environment before playing")
+
+
+class MatchViews:
+    """What the PettingZoo and Gymnasium environments show of their `Match`, for tests and
+    tools."""
+
+    _match: Match
+
+    @property
+    def engine_state(self) -> State:
+        """The engine `State` of the game (not `state`: PettingZoo's `state()` is the global
+        observation of environments that have one)."""
+        return self._match.state
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a `GameRecord` (the players named after the agents)."""
+        return self._match.record

@@ -19,10 +19,10 @@ What is computed
 The learner sits at seat i (seat 0 moves first), everybody else plays `opponents` (`eager`,
 `optimal`: the project's exact equilibrium, each deciding as in `robinson.analysis.policy`, or
 `random`: each option with probability 1/2). The joint chain of `robinson.analysis.exact` is
-solved with one learner (module `chain`), for every seat at once: `Score.p_win[i]` is the
-learner's probability of winning from seat i. `Score.best[i]` is the most any policy can get
-there against these opponents (the learner's best response, by value iteration): the optimum a
-trained agent can be compared with. Exact chains cover 2 to 4 players.
+solved with one learner (`analysis/exact/kernel.py` says how), for every seat at once:
+`Score.p_win[i]` is the learner's probability of winning from seat i. `Score.best[i]` is the
+most any policy can get there against these opponents (the learner's best response, by value
+iteration): the optimum a trained agent can be compared with. Exact chains cover 2 to 4 players.
 """
 
 from __future__ import annotations
@@ -31,17 +31,16 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from robinson.analysis.exact import codes
+from robinson.analysis.exact import codes, kernel
 from robinson.analysis.exact.game import EXACT_MAX_PLAYERS, TOLERANCE
-from robinson.analysis.exact.joint import FlatTurns, flatten
-from robinson.analysis.exact.levels import SolveOrder, reachable_codes, solve_order
+from robinson.analysis.exact.joint import FlatTurns, chain_model, flatten, solve_stages
+from robinson.analysis.exact.levels import reachable_codes, solve_order
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
 from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import (
@@ -56,7 +55,6 @@ from robinson.engine import (
     Ruleset,
     State,
 )
-from robinson.rl import chain
 
 OPPONENTS = ("eager", "optimal", "random")
 _MAX_SWEEPS = 100_000
@@ -181,52 +179,16 @@ def _solve(
     vsub = np.zeros((1, 1))
     worst = 0.0
     threads = os.cpu_count() or 1
-    with ThreadPoolExecutor(threads) as pool:
-        for m in range(1, players + 1):
-            v = np.zeros((codes.K**m, m))
-            model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d)
-            tables = (learner[m - 1], rivals[m - 1], best)
-            worst = max(worst, _solve_chain(pool, threads, solve_order(trees, m), model + tables))
-            vsub = v
+    for m in range(1, players + 1):
+        v = np.zeros((codes.K**m, m))
+        # The mover decides as the learner in his own column (or at his best: best response),
+        # as the opponents in the others' (analysis/exact/kernel.py).
+        rules = (kernel.BEST if best else kernel.TABLE, learner[m - 1], kernel.TABLE, rivals[m - 1])
+        model = chain_model(flat, v, vsub, rules)
+        solved = solve_stages(solve_order(trees, m), model, TOLERANCE, _MAX_SWEEPS, threads)
+        worst = max(worst, solved.residual)
+        vsub = v
     return tuple(float(x) for x in vsub[0]), worst
-
-
-def _solve_chain(
-    pool: ThreadPoolExecutor, threads: int, order: SolveOrder, model: tuple[Any, ...]
-) -> float:
-    """One chain, stage by stage. Groups of one stage (equal level sum) never lead to one another
-    (analysis/exact/levels.py), so on the big chains threads share them out, as
-    `joint.solve_joint` does; each group is solved by one thread, so the result is the same."""
-
-    solve: Any = chain.solve_groups  # a numba dispatcher, given `model` of any length
-
-    def run(groups: npt.NDArray[np.int64]) -> int:
-        return int(
-            solve(order.states, order.gptr, order.cyclic, groups, *model, TOLERANCE, _MAX_SWEEPS)
-        )
-
-    for lo, hi in itertools.pairwise(order.stages):
-        groups = np.arange(lo, hi, dtype=np.int64)
-        if threads == 1 or order.gptr[hi] - order.gptr[lo] < 2_000:
-            run(groups)
-        else:
-            list(pool.map(run, _deal(groups, order.gptr, threads)))
-    parts = np.array_split(order.states, threads)
-    return max(pool.map(lambda part: float(chain.residual(part, *model)), parts))
-
-
-def _deal(
-    groups: npt.NDArray[np.int64], gptr: npt.NDArray[np.int64], parts: int
-) -> list[npt.NDArray[np.int64]]:
-    """The groups shared out, largest first, to the least loaded of `parts` threads."""
-    size = gptr[groups + 1] - gptr[groups]
-    load = np.zeros(parts)
-    dealt: list[list[int]] = [[] for _ in range(parts)]
-    for g in groups[np.argsort(-size, kind="stable")]:
-        t = int(np.argmin(load))
-        dealt[t].append(int(g))
-        load[t] += gptr[g + 1] - gptr[g]
-    return [np.array(sorted(d), dtype=np.int64) for d in dealt]
 
 
 def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, ...]]]:

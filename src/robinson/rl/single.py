@@ -30,17 +30,19 @@ from robinson.engine import Phase, RobinsonError, Ruleset
 from robinson.rl.match import (
     ROLL,
     Match,
+    MatchViews,
     check_reward,
     dice_from,
     encode,
     final_reward,
     legal,
+    no_die,
     observation_bounds,
 )
 from robinson.rl.render import render_ansi
 
 
-class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+class SingleAgentEnv(MatchViews, gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's)
 
     def __init__(
@@ -60,7 +62,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.ruleset = Ruleset(edition, **ruleset)
         self.players = players
         self.names = tuple(f"player_{i}" for i in range(players))
-        Match(players, self.ruleset, first, self.names, _no_die)  # checks players and first
+        Match(players, self.ruleset, first, self.names, no_die)  # checks players and first
         if type(seat) is not int or not 0 <= seat < players:
             raise RobinsonError(f"seat must be a seat from 0 to {players - 1}, got {seat!r}")
         self.seat, self.first = seat, first
@@ -80,7 +82,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         low, high = observation_bounds(players, self.ruleset)
         self.observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(2)
-        self._match = Match(players, self.ruleset, first, self.names, _no_die)
+        self._match = Match(players, self.ruleset, first, self.names, no_die)
         self._bots: dict[int, Bot] = {}
         self._thrown = False
 
@@ -123,16 +125,6 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             gymnasium.logger.warn("render() needs render_mode='ansi'")
             return None
         return render_ansi(self._match.state, self.names)
-
-    @property
-    def engine_state(self) -> Any:
-        """The engine `State` of the game (named as in the PettingZoo environment)."""
-        return self._match.state
-
-    @property
-    def record(self) -> Any:
-        """The game so far as a `GameRecord`."""
-        return self._match.record
 
     # -- inside ---------------------------------------------------------------------------------
 
@@ -178,10 +170,6 @@ def to_choice(action: object) -> int:
     if isinstance(action, bool) or not isinstance(action, int | np.integer) or action not in (0, 1):
         raise RobinsonError(f"an action is 0 or 1 (the first or second option), got {action!r}")
     return int(action)
-
-
-def _no_die() -> int:
-    raise RobinsonError("reset() the environment before playing")
 
 
 # `gymnasium.make("robinson/SingleAgent-v0", players=3, opponents="optimal")` works too. A game

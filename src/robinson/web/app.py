@@ -33,17 +33,24 @@ def create_app(
     absent_after: float = 60.0,
     rates: Rates | None = None,
     expire_days: float = 30,
+    unload_after: float = 600.0,
 ) -> FastAPI:
     """`redis_url`: share the tables with other processes through that Redis (web/cluster.py);
     `absent_after`: seconds without a connection after which others may hand a seat to a bot;
-    `rates`: the per-address limits; `expire_days`: close tables with no move for that long."""
+    `rates`: the per-address limits; `expire_days`: close tables with no move for that long;
+    `unload_after`: seconds a table nobody uses stays in memory (0: until the server stops)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         cluster = await connect_cluster(redis_url)
         service = GameService(
-            store, bot_delay, cluster, absent_after=absent_after, expire_days=expire_days
+            store,
+            bot_delay,
+            cluster,
+            absent_after=absent_after,
+            expire_days=expire_days,
+            unload_after=unload_after,
         )
         app.state.service = service
         app.state.odds = OddsService()
@@ -67,7 +74,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    app.state.limiter = Limiter(rates or Rates())
+    app.state.limiter = Limiter(rates or Rates(), redis_url)
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
     app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]

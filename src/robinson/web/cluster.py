@@ -1,10 +1,10 @@
 """What a server process shares with the others, chosen once at start: alone (no `--redis`), or
 one of many behind a load balancer sharing a database and a Redis (docs/deploy.md).
 
-`Cluster` bundles the four shared parts, each a small interface with a local and a Redis
-implementation: the broadcaster (web/bus.py), the driver leases (web/lease.py), and the
-rate-limit counters and presence (web/shared.py). The game service and the app use only the
-interfaces, so one process alone behaves exactly as before.
+`Cluster` bundles the three shared parts, each a small interface with a local and a Redis
+implementation: the broadcaster (web/bus.py), the driver leases (web/lease.py) and presence
+(web/shared.py); the rate limits keep their windows in the same Redis (web/ratelimit.py). The
+game service and the app use only the interfaces, so one process alone behaves as before.
 """
 
 from __future__ import annotations
@@ -17,14 +17,7 @@ from typing import Any
 
 from robinson.web.bus import Broadcaster, LocalBroadcaster, RedisBroadcaster
 from robinson.web.lease import Leases, LocalLeases, RedisLeases
-from robinson.web.shared import (
-    Counters,
-    LocalCounters,
-    LocalPresence,
-    Presence,
-    RedisCounters,
-    RedisPresence,
-)
+from robinson.web.shared import LocalPresence, Presence, RedisPresence
 
 
 class RedisUnavailable(Exception):
@@ -40,7 +33,6 @@ def process_id() -> str:
 class Cluster:
     bus: Broadcaster = field(default_factory=LocalBroadcaster)
     leases: Leases = field(default_factory=LocalLeases)
-    counters: Counters = field(default_factory=LocalCounters)
     presence: Presence = field(default_factory=LocalPresence)
     process: str = field(default_factory=process_id)
     redis: Any = None  # the clients, when there are (closed by `close`)
@@ -83,7 +75,6 @@ async def connect(url: str | None) -> Cluster:
     return Cluster(
         bus=RedisBroadcaster(redis, me, subscriber),
         leases=RedisLeases(redis, me),
-        counters=RedisCounters(redis),
         presence=RedisPresence(redis, me),
         process=me,
         redis=redis,

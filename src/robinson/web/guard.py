@@ -8,6 +8,9 @@
   characters is `malformed` before any parser sees it (the same check serves the WebSocket).
 - **Security headers** on every answer (`HEADERS`): a Content-Security-Policy that allows only
   the server's own scripts and styles (no inline script), nosniff, no framing, no referrer.
+  A WebSocket's handshake answer carries them too: the 101 that opens it and the HTTP answer
+  that refuses it (a 429 before the handshake). Only the framing ones matter to a browser
+  there, but one set for every answer leaves no answer to forget.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
 ]
+
+# The ASGI messages that begin an answer: HTTP's, and a WebSocket's 101 or its refusal.
+_STARTS = ("http.response.start", "websocket.accept", "websocket.http.response.start")
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER + 1))
@@ -62,16 +68,20 @@ class Guard:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
 
         async def secure_send(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] in _STARTS:
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in HEADERS if k not in names]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
+
+        if scope["type"] == "websocket":  # messages are the socket's business (routes/socket.py)
+            await self.app(scope, receive, secure_send)
+            return
 
         async def refuse(code: str, message: str) -> None:
             body = error_body(code, message)

@@ -139,6 +139,11 @@ class LiveTable:
     # restart gives everyone the time to reconnect.
     loaded_at: int = field(default_factory=now_ms)
     created: int = 0  # Unix ms the table was made
+    # Seats held by connections to other server processes (scaled out; web/shared.py), and
+    # this process's presence changes not yet written there (service `_presence`).
+    present_elsewhere: set[int] = field(default_factory=set)
+    last_used: float = field(default_factory=time.monotonic)  # asked for (service `unload_idle`)
+    presence_pending: list[tuple[int, int]] = field(default_factory=list)
 
     @classmethod
     def from_rows(cls, table: TableRow, game: GameRow, absent_after: float = 60.0) -> LiveTable:
@@ -182,11 +187,15 @@ class LiveTable:
     # -- presence ------------------------------------------------------------------------------
 
     def present_seats(self) -> set[int]:
-        """The seats some live connection holds."""
+        """The seats some live connection to this process holds."""
         held: set[int] = set()
         for listener in self.listeners:
             held |= listener.seats
         return held
+
+    def present_anywhere(self) -> set[int]:
+        """The seats some live connection holds, here or (scaled out) on another process."""
+        return self.present_seats() | self.present_elsewhere
 
     def away_since(self, seat: int) -> int:
         """Unix ms `seat` was last connected (stored), else when the table was made."""
@@ -195,7 +204,7 @@ class LiveTable:
     def absent(self, seat: int, now: int) -> bool:
         """No live connection for `absent_after` seconds. Counted from no earlier than when
         this process took the table up, so that after a restart everyone can reconnect."""
-        if seat in self.present_seats():
+        if seat in self.present_anywhere():
             return False
         since = max(self.away_since(seat), self.loaded_at)
         return now - since >= self.absent_after * 1000
@@ -224,7 +233,7 @@ class LiveTable:
         )
         if legal and legal[0] == "roll":
             legal = ["roll"]
-        present = self.present_seats()
+        present = self.present_anywhere()
         now = now_ms()
         clock = None
         if game.deadline is not None and not st.over and st.to_move is not None:

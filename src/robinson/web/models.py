@@ -4,6 +4,11 @@
 The service and the live table build plain dicts; the REST routes declare these models as their
 `response_model` and the WebSocket sender validates each message against `ServerMessage`, so a
 field added in one place and not here fails loudly (`extra="forbid"`) instead of drifting.
+
+Fields shared by two answers are declared once, in a base class. A model's fields come in the
+order of its bases read from the last to the first, then its own (pydantic follows the reversed
+method resolution order), and that is the order of the keys in the JSON: `PlayerView(_Presence,
+PlayerState, _Who)` is who, then the pawn, then the presence.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from robinson.web.protocol import Move
 
 Kind = Literal["human", "bot"]
 MessageId = int | str | None
+MoveSeconds = Annotated[int | None, Field(description="the clock; null: none")]
 
 
 class Out(BaseModel):
@@ -74,26 +80,36 @@ class TableCreated(Out):
     spectator: str = Field(description="the spectator link")
     host: str = Field(description="the host's secret: shows the invites, re-invites seats")
     host_link: str = Field(description="/t/{table}#h:{host}")
-    move_seconds: int | None = Field(description="the clock; null: none")
+    move_seconds: MoveSeconds
     seats: list[SeatCreated]
 
 
-class PlayerView(Out):
-    seat: int
-    kind: Kind
-    bot: str | None
-    name: str
+class PlayerState(Out):  # a pawn's place and purse (no docstring: the schema has none)
     position: int
     purse: int
     alive: bool
     friday: int | None
     skips: int
     shipwrecked: bool
+
+
+class _Who(Out):
+    seat: int
+    kind: Kind
+    bot: str | None
+    name: str
+
+
+class _Presence(Out):
     present: bool = Field(description="a live connection holds the seat")
     away_since: str | None = Field(description="UTC time it was last connected (else made)")
     absent: bool = Field(description="away long enough for others to hand it to a bot")
     timeouts: int = Field(description="timed-out moves in a row")
     claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+
+
+class PlayerView(_Presence, PlayerState, _Who):  # who, the pawn, the presence
+    pass
 
 
 class Clock(Out):
@@ -129,7 +145,7 @@ class GameView(Out):
     seed_sha256: str
     seed: str | None = Field(description="revealed once the game is over")
     payout: list[PayoutStep]
-    move_seconds: int | None = Field(description="the clock; null: none")
+    move_seconds: MoveSeconds
     absent_after: float = Field(description="seconds without a connection to be absent")
     clock: Clock | None
     players: list[PlayerView]
@@ -189,15 +205,6 @@ class NewGame(Out):
     game: str
 
 
-class PlayerState(Out):
-    position: int
-    purse: int
-    alive: bool
-    friday: int | None
-    skips: int
-    shipwrecked: bool
-
-
 class StateJson(Out):
     """The engine's state as JSON, without names (the replay's names are in its record)."""
 
@@ -215,7 +222,9 @@ class ReplaySeat(Out):
     bot: str | None
 
 
-class ReplayStep(Out):
+class _Move(Out):
+    """A move and what it did: a step of the replay, and the update that tells it live."""
+
     action: dict[str, Any]
     events: list[dict[str, Any]]
     narration: list[str]
@@ -226,6 +235,9 @@ class ReplayStep(Out):
     notes: list[str] = Field(
         default_factory=list, description="the seat lines that go with the move (a timeout's)"
     )
+
+
+class ReplayStep(_Move):
     state: StateJson
 
 
@@ -333,21 +345,14 @@ class Snapshot(Out):
     log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
 
 
-class Update(Out):
+class _Moved(Out):
     type: Literal["update"]
     game: str
     version: int
     seat: int
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    narration: list[str]
-    told: list[int] = Field(
-        default_factory=list,
-        description="for each line of `narration`, the index in `events` of the event it tells",
-    )
-    notes: list[str] = Field(
-        default_factory=list, description="the seat lines that go with the move (a timeout's)"
-    )
+
+
+class Update(_Move, _Moved):  # the header, the move, then the state after it
     state: GameView
 
 

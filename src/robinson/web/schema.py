@@ -9,14 +9,17 @@ code does not know means a newer Robinson wrote the database: it is refused, not
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect
+from sqlalchemy import Connection, inspect, text
+
+if TYPE_CHECKING:  # Alembic takes a third of a second to import: only when there is work
+    from alembic.config import Config
 
 FIRST_REVISION = "0001"
+# The newest revision in web/migrations/versions (a test checks it is Alembic's head): a
+# database already at it is used as it is, without importing Alembic at all.
+HEAD = "0003"
 FIRST_TABLES = frozenset({"tables", "seats", "games", "actions"})
 
 
@@ -25,6 +28,8 @@ class SchemaError(Exception):
 
 
 def _config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(resources.files("robinson.web") / "migrations"))
     if connection is not None:
@@ -33,18 +38,35 @@ def _config(connection: Connection | None = None) -> Config:
 
 
 def head() -> str:
-    """The newest revision this code knows."""
+    """The newest revision this code knows (Alembic's view: `HEAD` must equal it)."""
+    from alembic.script import ScriptDirectory
+
     revision = ScriptDirectory.from_config(_config()).get_current_head()
     assert revision is not None
     return revision
 
 
 def current(connection: Connection) -> tuple[str, ...]:
+    from alembic.runtime.migration import MigrationContext
+
     return tuple(MigrationContext.configure(connection).get_current_heads())
+
+
+def _at_head(connection: Connection) -> bool:
+    """Whether the database is at `HEAD` already (the usual start of a server)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return False
+    rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    return [r[0] for r in rows] == [HEAD]
 
 
 def upgrade(connection: Connection) -> None:
     """Upgrade in the caller's transaction (which holds the schema lock); the caller commits."""
+    if _at_head(connection):
+        return
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     config = _config(connection)
     script = ScriptDirectory.from_config(config)
     known = {s.revision for s in script.walk_revisions()}

@@ -9,63 +9,24 @@ methods use them, so every move still goes through the one pipeline.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from robinson.bots import BOT_NAMES, make_bot
-from robinson.engine import Action, Phase, Roll
-from robinson.web import dice
+from robinson.bots import BOT_NAMES
 from robinson.web import seats as seating
 from robinson.web.errors import ServiceError
-from robinson.web.live import TIMEOUT_LIMIT, Listener, LiveTable, now_ms, token_hash
+from robinson.web.live import Listener, LiveTable, now_ms, token_hash
+from robinson.web.parts import ServiceParts
+from robinson.web.shared import PRESENCE_TTL
 from robinson.web.store import KEEP, Note
-
-if TYPE_CHECKING:
-    from robinson.web.cluster import Cluster
-    from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
 
-CLOCK_POLL = 30.0  # seconds: the clock looks at the store at least this often (other processes)
-TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOUT_LIMIT times
-BOT_RETRY_PAUSE = 0.5  # seconds the clock waits after the database failed
 
-
-class Seating:
-    """Issue 8's part of `GameService` (a mixin: the attributes below are GameService's)."""
-
-    store: Store
-    cluster: Cluster
-    absent_after: float
-    _clock_task: asyncio.Task[None] | None
-    _clock_wake: asyncio.Event
-    _clock_next: int | None
-
-    if TYPE_CHECKING:
-
-        async def table(self, table_id: str) -> LiveTable: ...
-
-        def authenticate(self, table: LiveTable, token: object) -> int: ...
-
-        def _seat_index(self, table: LiveTable, seat: object) -> int: ...
-
-        async def _commit(
-            self,
-            table: LiveTable,
-            action: Action,
-            seat: int,
-            notes: list[Note] | None = None,
-            seat_changes: list[tuple[int, dict[str, Any]]] | None = None,
-        ) -> None: ...
-
-        def _wake_bots(self, table: LiveTable) -> None: ...
-
-        def _publish(self, table: LiveTable, message: dict[str, Any]) -> None: ...
-
-        def _chore(self, coro: Awaitable[None]) -> None: ...
+class Seating(ServiceParts):
+    """Issue 8's part of `GameService`: seats, invites, presence (web/parts.py)."""
 
     # -- seats: bots, owners, invites (docs/protocol.md "Seats") -------------------------------
 
@@ -187,7 +148,7 @@ class Seating:
         if not table.is_host(host):
             raise ServiceError("bad_token", "that is not the host's secret of this table")
         assert isinstance(host, str)
-        present = table.present_seats()
+        present = table.present_anywhere()
         out = []
         for row in table.seats:
             link = None
@@ -254,67 +215,6 @@ class Seating:
         link = f"/t/{table.id}#{token}"
         return {"seat": own, "link": link, "qr": seating.qr_svg(origin + link)}
 
-    # -- clocks ----------------------------------------------------------------------------------
-
-    def _clock_changed(self, deadline: int | None) -> None:
-        """A new deadline: wake the clock loop if it would sleep past it."""
-        if deadline is not None and (self._clock_next is None or deadline < self._clock_next):
-            self._clock_wake.set()
-
-    async def _run_clocks(self) -> None:
-        """Make the move of every seat whose time ran out. The deadlines live in the store, so
-        they survive a restart and any process sharing the database can play a timeout (the
-        (game, seq) key lets only one of them in)."""
-        while True:
-            self._clock_wake.clear()
-            pause = CLOCK_POLL
-            try:
-                for game_id, table_id in await asyncio.to_thread(self.store.due_games, now_ms()):
-                    await self._time_out(table_id, game_id)
-                upcoming = await asyncio.to_thread(self.store.next_deadline)
-                if upcoming is not None:
-                    pause = min(CLOCK_POLL, max(0.0, (upcoming - now_ms()) / 1000 + 0.005))
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the clock must go on: a database outage is retried
-                log.exception("the clock failed; retrying")
-                pause = max(BOT_RETRY_PAUSE, 1.0)
-            self._clock_next = now_ms() + int(pause * 1000)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._clock_wake.wait(), pause)
-
-    async def _time_out(self, table_id: str, game_id: str) -> None:
-        """The seat to move ran out of time: the eager bot makes its move, narrated; after
-        TIMEOUT_LIMIT in a row the seat is the bot's until its owner comes back."""
-        table = await self.table(table_id)
-        async with table.lock:
-            game = table.game
-            st = game.state
-            if game.id != game_id or st.over or game.deadline is None or st.to_move is None:
-                return
-            if game.deadline > now_ms():
-                return  # someone moved in time (the deadline is a new one)
-            seat = st.to_move
-            row = table.seats[seat]
-            if row.kind == "bot":  # a bot plays it now: no clock for bots
-                await asyncio.to_thread(self.store.change_seats, game.id, [], [], None)
-                game.deadline = None
-                return
-            if st.phase is Phase.ROLL:
-                action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
-            else:
-                action = make_bot(TIMEOUT_BOT, seat).choose(st)
-            count = row.timeouts + 1
-            values: dict[str, Any] = {"timeouts": count}
-            notes = [Note(game.version, "timeout", {"seat": seat})]
-            if count >= TIMEOUT_LIMIT:
-                values.update(kind="bot", bot=TIMEOUT_BOT)
-                notes.append(Note(game.version, "timeout_bot", {"seat": seat, "count": count}))
-            try:
-                await self._commit(table, action, seat, notes, [(seat, values)])
-            except ServiceError as e:  # the database failed, or another process moved first
-                log.warning("timeout move of game %s not made: %s", game.id, e.message)
-
     # -- listeners -----------------------------------------------------------------------------
 
     def subscribe(self, table: LiveTable, listener: Listener) -> None:
@@ -340,15 +240,14 @@ class Seating:
         self._presence(table, before)
 
     def _count(self, table: LiveTable, old: set[int], new: set[int]) -> None:
-        """Tell the cluster's presence (Redis with --redis) of a connection's seats here."""
-        presence = self.cluster.presence
-        for seat in old - new:
-            self._in_background(presence.change(table.id, seat, -1))
-        for seat in new - old:
-            self._in_background(presence.change(table.id, seat, +1))
+        """A connection here no longer holds `old` but `new`: noted for the cluster's presence
+        (written by `_presence`, which every caller calls next)."""
+        table.presence_pending += [(seat, -1) for seat in old - new]
+        table.presence_pending += [(seat, +1) for seat in new - old]
 
     async def _connected_anywhere(self, table: LiveTable, seat: int) -> bool:
-        """Held by a connection here, or (scaled out) in another process."""
+        """Held by a connection here, or (scaled out) in another process: asked of Redis, not
+        of this copy's last news, since a hand-over must not rest on a stale dot."""
         if seat in table.present_seats():
             return True
         if not self.cluster.shared:
@@ -356,28 +255,62 @@ class Seating:
         return (await self.cluster.presence.totals(table.id)).get(seat, 0) > 0
 
     def _presence(self, table: LiveTable, before: set[int]) -> None:
-        """Who is connected changed: remember when, and show everyone."""
+        """Who is connected here changed: remember when, show everyone here, and tell the
+        cluster (its presence first, then the other processes, which read it on that news)."""
         after = table.present_seats()
-        if after == before:
-            return
+        changed = before ^ after
+        pending, table.presence_pending = table.presence_pending, []
         now = now_ms()
-        for seat in before ^ after:  # arrived or left: seen now
+        for seat in changed:  # arrived or left: seen now
             table.seats[seat].seen_at = now
             self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
-        self._publish(table, {"k": "presence", "seen": {s: now for s in before ^ after}})
-        table.broadcast_state()
+        if changed:
+            table.broadcast_state()
         if before - after:  # someone left: tell everyone again when the seat counts as absent
             self._absence_later(table)
+        if pending or changed:
+            self._in_background(self._share_presence(table, pending, {s: now for s in changed}))
+
+    async def _share_presence(
+        self, table: LiveTable, pending: list[tuple[int, int]], seen: dict[int, int]
+    ) -> None:
+        for seat, delta in pending:
+            await self.cluster.presence.change(table.id, seat, delta)
+        if seen:
+            self._publish(table, {"k": "presence", "seen": seen})
 
     async def _presence_elsewhere(self, table: LiveTable, message: dict[str, Any]) -> None:
-        """Another process saw seats arrive or leave: their last-seen times (a bus message)."""
+        """Another process saw seats arrive or leave (a bus message): their last-seen times,
+        and who is connected there now."""
         for seat, seen in message.get("seen", {}).items():
             if 0 <= int(seat) < len(table.seats):
                 table.seats[int(seat)].seen_at = int(seen)
+        await self._refresh_presence(table)
+
+    async def _refresh_presence(self, table: LiveTable) -> None:
+        """Read who is connected to the other processes (scaled out), and show everyone."""
+        if self.cluster.shared:
+            table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
         table.broadcast_state()
 
+    async def _sweep_presence(self) -> None:
+        """Scaled out: the dots of a process that died (its connections gone with it, no news
+        from it) go out within two PRESENCE_TTL."""
+        while True:
+            await asyncio.sleep(PRESENCE_TTL)
+            for table in list(self._tables.values()):
+                if table.present_elsewhere and table.listeners:
+                    before = table.present_elsewhere
+                    table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
+                    if table.present_elsewhere != before:
+                        table.broadcast_state()
+
     def _absence_later(self, table: LiveTable) -> None:
-        asyncio.get_running_loop().call_later(table.absent_after + 0.05, table.broadcast_state)
+        """Tell everyone again when a seat that left counts as absent (and look again then at
+        the other processes: one may have died with its connections)."""
+        asyncio.get_running_loop().call_later(
+            table.absent_after + 0.05, lambda: self._chore(self._refresh_presence(table))
+        )
 
     def _in_background(self, work: Any) -> None:
         """Run `work` without waiting for it; a failure is logged (presence is not a move)."""

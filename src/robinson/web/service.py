@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,6 @@ from robinson.engine import (
     Roll,
     Ruleset,
     State,
-    action_from_json,
     apply,
     expected,
     legal_actions,
@@ -51,6 +50,7 @@ from robinson.engine import (
 from robinson.web import dice, names, texts
 from robinson.web import seats as seating
 from robinson.web.cluster import Cluster
+from robinson.web.driving import Driving
 from robinson.web.errors import ServiceError
 from robinson.web.limits import MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.live import (
@@ -60,6 +60,8 @@ from robinson.web.live import (
     now_ms,
     token_hash,
 )
+from robinson.web.parts import BusHandler
+from robinson.web.replication import Replication
 from robinson.web.seating import Seating, _apply_seat_changes
 from robinson.web.solver import OptimalSolver
 from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
@@ -67,8 +69,8 @@ from robinson.web.store import Conflict, GameRow, Note, SeatRow, Store, TableRow
 log = logging.getLogger("robinson.web")
 
 MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
-BOT_RETRY_PAUSE = 0.5  # seconds a bot waits before trying a move the database refused
 SWEEP_SECONDS = 3600  # how often abandoned tables are looked for
+UNLOAD_AFTER = 600.0  # seconds a table nobody uses stays in memory (it loads again when asked)
 
 
 def _new_id() -> str:
@@ -82,11 +84,7 @@ class SeatSpec:
     bot: str | None = None
 
 
-# A handler of a kind of message from another process (e.g. presence): (table, message).
-BusHandler = Callable[[LiveTable, dict[str, Any]], Awaitable[None]]
-
-
-class GameService(Seating):
+class GameService(Seating, Driving, Replication):
     def __init__(
         self,
         store: Store,
@@ -94,12 +92,14 @@ class GameService(Seating):
         cluster: Cluster | None = None,
         absent_after: float = 60.0,
         expire_days: float = 30,
+        unload_after: float = UNLOAD_AFTER,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.cluster = cluster or Cluster()
         self.absent_after = absent_after
         self.expire_days = expire_days  # 0: tables are never closed
+        self.unload_after = unload_after  # seconds unused before a table leaves memory; 0: never
         self._tables: dict[str, LiveTable] = {}
         self._game_table: dict[str, str] = {}
         self._loading = asyncio.Lock()
@@ -135,6 +135,10 @@ class GameService(Seating):
             (time.perf_counter() - began) * 1000,
         )
         self._clock_task = asyncio.create_task(self._run_clocks())
+        if cluster.shared:
+            self._chores.add(asyncio.create_task(self._sweep_presence()))
+        if self.unload_after > 0:
+            self._chores.add(asyncio.create_task(self._unload_idle()))
 
     async def adopt(self) -> None:
         """Drive every unfinished game whose next move is a bot's (here, or where nobody else
@@ -300,17 +304,46 @@ class GameService(Seating):
         self.cluster.bus.follow(table.id)  # keep this copy current while it is held
 
     def _forget(self, table_id: str) -> None:
-        """Drop a table from memory (for an expiry of idle tables): stop following it."""
+        """Drop a table from memory: stop following it, and let its lease go (whoever needs
+        it next, a move or a clock, loads it again and asks for the lease)."""
         table = self._tables.pop(table_id, None)
         if table is not None:
             self._game_table.pop(table.game.id, None)
             self.cluster.bus.unfollow(table_id)
-            if self.cluster.leases.holds(table_id):
+            if self.cluster.shared and self.cluster.leases.holds(table_id):
                 self.cluster.leases.release(table_id)
+
+    def unload_idle(self) -> list[str]:
+        """Drop from memory the tables unused for `unload_after` seconds: nobody watching,
+        no move or bot under way, no other process's news waiting. Memory then follows the
+        tables in play, not every table ever opened (the database keeps them all)."""
+        cutoff = time.monotonic() - self.unload_after
+        idle = [
+            t.id
+            for t in self._tables.values()
+            if t.last_used < cutoff
+            and not t.listeners
+            and not t.lock.locked()
+            and (t.bot_task is None or t.bot_task.done())
+            and t.id not in self._inbox
+        ]
+        for table_id in idle:
+            self._forget(table_id)
+        if idle:  # the older games of those tables, too
+            gone = set(idle)
+            self._game_table = {g: t for g, t in self._game_table.items() if t not in gone}
+            log.info("unloaded %d idle tables (%d stay in memory)", len(idle), len(self._tables))
+        return idle
+
+    async def _unload_idle(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, self.unload_after / 2))
+            self.unload_idle()
 
     async def table(self, table_id: str) -> LiveTable:
         table = self._tables.get(table_id)
         if table is not None:
+            table.last_used = time.monotonic()
             return table
         async with self._loading:
             table = self._tables.get(table_id)
@@ -324,6 +357,8 @@ class GameService(Seating):
             table = LiveTable.from_rows(row, game, self.absent_after)
             self._remember(table)
             self._absence_later(table)  # absence counts from now on: its flags flip then
+            if self.cluster.shared:  # who is connected to the other processes
+                self._chore(self._refresh_presence(table))
             return table
 
     async def table_of_game(self, game_id: str) -> LiveTable:
@@ -480,6 +515,7 @@ class GameService(Seating):
         """Take a stored step into this copy of the game and tell its viewers here (with the
         next move's deadline, the seat changes and the notes stored with it)."""
         game = table.game
+        table.last_used = time.monotonic()
         game.actions.append(action)
         game.state = state
         game.deadline = deadline
@@ -496,86 +532,10 @@ class GameService(Seating):
     def _publish(self, table: LiveTable, message: dict[str, Any]) -> None:
         self.cluster.bus.publish(table.id, message)
 
-    # -- bots ----------------------------------------------------------------------------------
-
-    def needs_driver(self, table: LiveTable) -> bool:
-        """Whether somebody must act for the table unasked: a bot seat in an unfinished game.
-        (Clocks and timeouts add their own condition here.)"""
-        return not table.game.state.over and any(s.kind == "bot" for s in table.seats)
-
-    def _wake_bots(self, table: LiveTable) -> None:
-        leases = self.cluster.leases
-        if not leases.holds(table.id):
-            if self.needs_driver(table):
-                leases.want(table.id)  # `_lease_gained` wakes us if we get it
-            return
-        if not self.needs_driver(table) and self.cluster.shared:
-            leases.release(table.id)  # let the lease go: nothing to drive here
-            return
-        if table.to_move_is_bot() and (table.bot_task is None or table.bot_task.done()):
-            table.bot_task = asyncio.create_task(self._drive_bots(table))
-
-    def _lease_gained(self, table_id: str) -> None:
-        self._chore(self._wake_table(table_id))
-
-    def _lease_lost(self, table_id: str) -> None:
-        table = self._tables.get(table_id)
-        if table is not None and table.bot_task is not None:
-            table.bot_task.cancel()
-
-    def _orphaned(self, table_id: str) -> None:
-        """Its driver's lease ran out (the process died): take it on if it still needs one."""
-        self._chore(self._wake_table(table_id, orphan=True))
-
-    async def _wake_table(self, table_id: str, orphan: bool = False) -> None:
-        try:
-            table = await self.table(table_id)
-        except ServiceError:
-            self.cluster.leases.release(table_id)  # no such table (any more): forget it
-            return
-        if orphan and not self.needs_driver(table):
-            self.cluster.leases.release(table_id)
-        else:
-            self._wake_bots(table)
-
     def _chore(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
-
-    async def _drive_bots(self, table: LiveTable) -> None:
-        pause = self.bot_delay
-        leases = self.cluster.leases
-        try:
-            while table.to_move_is_bot() and leases.holds(table.id):
-                await asyncio.sleep(pause)
-                pause = self.bot_delay
-                async with table.lock:
-                    if not table.to_move_is_bot() or not leases.holds(table.id):
-                        return
-                    game = table.game
-                    seat = game.state.to_move
-                    assert seat is not None
-                    if game.state.phase is Phase.ROLL:
-                        action: Action = Roll(dice.face(bytes.fromhex(game.row.seed), game.rolls))
-                    else:
-                        # The optimal bot's solve runs in a worker process (solver.py); the
-                        # choice itself is a lookup, off the event loop all the same.
-                        await self.solver.prepare(table.seats[seat].bot, game.state)
-                        bot = table.bot_for(seat)
-                        action = await asyncio.to_thread(bot.choose, game.state)
-                    try:
-                        await self._commit(table, action, seat)  # the driver is not woken twice
-                    except ServiceError as e:
-                        if e.code not in ("storage_unavailable", "stale_version"):
-                            raise
-                        # The database failed (the move was not made), or another process
-                        # moved first (the game was reloaded): look again after a pause.
-                        pause = max(self.bot_delay, BOT_RETRY_PAUSE)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bot task must never die silently
-            log.exception("bot driver of table %s failed", table.id)
 
     def _seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
@@ -604,116 +564,6 @@ class GameService(Seating):
             self._publish(table, {"k": "game", "game": row.id})
             self._wake_bots(table)
             return row.id
-
-    # -- other processes -----------------------------------------------------------------------
-
-    def _on_bus(self, table_id: str, message: dict[str, Any]) -> None:
-        """A message of another process: applied in arrival order under the table's lock."""
-        if table_id not in self._tables:
-            return  # not held here (any more)
-        self._inbox.setdefault(table_id, deque()).append(message)
-        task = self._draining.get(table_id)
-        if task is None or task.done():
-            self._draining[table_id] = asyncio.create_task(self._drain(table_id))
-
-    async def _drain(self, table_id: str) -> None:
-        inbox = self._inbox.get(table_id)
-        while inbox:
-            message = inbox.popleft()
-            table = self._tables.get(table_id)
-            if table is None:
-                break
-            try:
-                async with table.lock:
-                    await self._apply_message(table, message)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # one bad message must not stop the table
-                log.exception("message %r of table %s failed", message.get("k"), table_id)
-        self._inbox.pop(table_id, None)
-
-    async def _apply_message(self, table: LiveTable, message: dict[str, Any]) -> None:
-        kind = message.get("k")
-        if kind == "move":
-            game = table.game
-            seq = message["seq"]
-            if message["game"] != game.id:
-                if message["game"] not in self._game_table:
-                    await self._reload(table)  # a rematch this copy has not seen
-                # else a late step of a game this copy has left behind: nothing to do
-            elif seq == game.version:
-                action = action_from_json(message["action"])
-                state, events = apply(game.state, action)
-                notes = [Note(**n) for n in message.get("notes", [])]
-                changes = [(s, v) for s, v in message.get("seat_changes", [])]
-                deadline = message.get("deadline")
-                self._advance(
-                    table, action, message["seat"], state, events, deadline, notes, changes
-                )
-            elif seq > game.version:
-                await self._catch_up(table)  # a message was lost: the database has it
-            # seq < version: this copy has it already (it caught up before)
-        elif kind == "seats":  # seats changed there: their rows, notes and the deadline
-            row = await asyncio.to_thread(self.store.load_table, table.id)
-            if row is not None:
-                table.seats = row.seats
-                notes = [Note(**n) for n in message.get("notes", [])]
-                if message.get("game") == table.game.id:
-                    table.game.notes.extend(notes)
-                    if "deadline" in message:
-                        table.game.deadline = message["deadline"]
-                table.broadcast_state(notes)
-                self._wake_bots(table)
-        elif kind == "followed":
-            await self._catch_up(table)
-        elif kind in ("game", "reload"):
-            await self._reload(table)
-        elif isinstance(kind, str) and kind in self.bus_handlers:
-            await self.bus_handlers[kind](table, message)
-
-    async def _catch_up(self, table: LiveTable) -> None:
-        """Read the game from the database and take in the steps this copy lacks, telling the
-        viewers here of each, in order (as if the messages had come)."""
-        game = table.game
-        row = await asyncio.to_thread(self.store.load_game, game.id)
-        assert row is not None
-        if len(row.actions) < game.version:  # cannot be (the log only grows): start afresh
-            await self._reload(table)
-            return
-        steps = row.actions[game.version :]
-        if steps:  # seat changes and notes went with them: take the stored ones
-            table_row = await asyncio.to_thread(self.store.load_table, table.id)
-            if table_row is not None:
-                table.seats = table_row.seats
-        for step in steps:
-            action = action_from_json(step)
-            seat = game.state.to_move
-            assert seat is not None
-            state, events = apply(game.state, action)
-            self._advance(table, action, seat, state, events, row.deadline)
-        game.deadline, game.notes = row.deadline, list(row.notes)
-
-    async def _reload(self, table: LiveTable) -> None:
-        """Read the table and its current game afresh; every viewer here gets a snapshot."""
-        row = await asyncio.to_thread(self.store.load_table, table.id)
-        if row is None or row.current_game is None:
-            return
-        if row.current_game != table.game.id:
-            game_row = await asyncio.to_thread(self.store.load_game, row.current_game)
-            assert game_row is not None
-            table.game = LiveGame.from_row(game_row)
-            self._game_table[game_row.id] = table.id
-        else:
-            await self._catch_up(table)
-        table.seats = row.seats
-        table.broadcast(table.snapshot)
-        self._wake_bots(table)
-
-    async def _resync(self) -> None:
-        """Redis came back: messages may be lost. Every copy here reloads; drivers look again."""
-        for table_id in list(self._tables):
-            self._on_bus(table_id, {"k": "reload"})
-        self._chore(self.adopt())
 
     # -- records -------------------------------------------------------------------------------
 

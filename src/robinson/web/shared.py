@@ -1,9 +1,9 @@
-"""Counts that must hold across server processes: rate-limit windows and presence.
+"""Presence across server processes: which seats some connection holds, on any process.
 
-Each has a local implementation (one process, no `--redis`) and a Redis one with the same
-interface, chosen once in `web/cluster.py`. Both Redis ones hold nothing that cannot be lost:
-a rate-limit window lost to a Redis restart starts again from zero, and each process writes its
-own presence again within `PRESENCE_TTL / 3` seconds.
+A local implementation (one process, no `--redis`) and a Redis one with the same interface,
+chosen once in `web/cluster.py`. The Redis one holds nothing that cannot be lost: each process
+writes its own presence again within `PRESENCE_TTL / 3` seconds. (The rate limits' windows are
+shared through Redis by web/ratelimit.py, with the `limits` library.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import Counter
 from typing import TYPE_CHECKING, Protocol
 
@@ -23,56 +22,15 @@ log = logging.getLogger("robinson.web.shared")
 PRESENCE_TTL = 6.0  # seconds a process counts as alive (for presence) after it last said so
 
 
-class Counters(Protocol):
-    async def hit(self, key: str, window: float, weight: int = 1) -> int:
-        """Count an event under `key` in the current fixed window of `window` seconds; return
-        the count of this window so far, over every process (a rate limit compares it)."""
-
-
-class LocalCounters:
-    def __init__(self) -> None:
-        self._counts: dict[tuple[str, int], int] = {}
-        self._pruned = 0.0
-
-    async def hit(self, key: str, window: float, weight: int = 1) -> int:
-        now = time.time()
-        slot = int(now // window)
-        if now - self._pruned > 60:  # forget windows long gone
-            self._counts = {k: v for k, v in self._counts.items() if k[1] >= slot - 1}
-            self._pruned = now
-        count = self._counts.get((key, slot), 0) + weight
-        self._counts[(key, slot)] = count
-        return count
-
-
-class RedisCounters:
-    """INCRBY on a key per window, which expires with the window. Should Redis not answer, the
-    process counts alone (a limit per process is better than none, or than refusing all)."""
-
-    def __init__(self, redis: Redis) -> None:
-        self.redis = redis
-        self._fallback = LocalCounters()
-
-    async def hit(self, key: str, window: float, weight: int = 1) -> int:
-        slot = int(time.time() // window)
-        name = f"robinson:rl:{key}:{slot}"
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.incrby(name, weight)
-                pipe.pexpire(name, int(window * 2000), nx=True)
-                count, _ = await pipe.execute()
-            return int(count)
-        except Exception as e:  # redis.exceptions.RedisError, OSError and their kin
-            log.warning("rate counter in redis failed (%s); counting in this process", e)
-            return await self._fallback.hit(key, window, weight)
-
-
 class Presence(Protocol):
     async def change(self, table_id: str, seat: int, delta: int) -> None:
         """A connection holding `seat` (-1: a spectator) joined (+1) or left (-1) here."""
 
     async def totals(self, table_id: str) -> dict[int, int]:
         """Connections per seat at the table over every process (seats with none left out)."""
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        """The seats some connection to another living process holds."""
 
     async def start(self) -> None: ...
 
@@ -93,6 +51,9 @@ class LocalPresence:
 
     async def totals(self, table_id: str) -> dict[int, int]:
         return dict(self._mine.get(table_id, {}))
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        return set()  # alone: there is no elsewhere
 
     async def start(self) -> None:
         return None
@@ -116,8 +77,9 @@ end
 return 1
 """
 
-# Every field of a living process (the others are removed here). A script may read keys it was
-# not given when Redis is one server, as here (not a Redis Cluster).
+# Every field of a living process (the others are removed here), but those of the process
+# ARGV[1] if given. A script may read keys it was not given when Redis is one server, as here
+# (not a Redis Cluster).
 _READ = """
 local all = redis.call('HGETALL', KEYS[1])
 local alive = {}
@@ -128,7 +90,9 @@ for i = 1, #all, 2 do
     alive[process] = redis.call('EXISTS', 'robinson:alive:' .. process) == 1
   end
   if alive[process] then
-    table.insert(out, all[i]); table.insert(out, all[i + 1])
+    if process ~= ARGV[1] then
+      table.insert(out, all[i]); table.insert(out, all[i + 1])
+    end
   else
     redis.call('HDEL', KEYS[1], all[i])
   end
@@ -150,12 +114,16 @@ class RedisPresence(LocalPresence):
         self._write = redis.register_script(_WRITE)
         self._read = redis.register_script(_READ)
         self._task: asyncio.Task[None] | None = None
+        # One write at a time, each of the count as it is when written: two quick changes of
+        # a seat cannot land in Redis out of order.
+        self._writing = asyncio.Lock()
 
     async def change(self, table_id: str, seat: int, delta: int) -> None:
         await super().change(table_id, seat, delta)
-        count = self._mine.get(table_id, Counter())[seat]
-        with contextlib.suppress(Exception):  # Redis away: written again when it is back
-            await self._put(table_id, {seat: count})
+        async with self._writing:
+            count = self._mine.get(table_id, Counter())[seat]
+            with contextlib.suppress(Exception):  # Redis away: written again when it is back
+                await self._put(table_id, {seat: count})
 
     async def _put(self, table_id: str, counts: dict[int, int]) -> None:
         args: list[str | int] = []
@@ -171,9 +139,19 @@ class RedisPresence(LocalPresence):
 
     async def totals(self, table_id: str) -> dict[int, int]:
         try:
-            flat = await self._read(keys=[f"robinson:presence:{table_id}"])
+            return await self._counts(table_id)
         except Exception:
             return await super().totals(table_id)  # Redis away: what this process knows
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        try:
+            counts = await self._counts(table_id, skip=self.process_id)
+        except Exception:
+            return set()  # Redis away: only this process's own dots
+        return {seat for seat, count in counts.items() if count > 0}
+
+    async def _counts(self, table_id: str, skip: str = "") -> dict[int, int]:
+        flat = await self._read(keys=[f"robinson:presence:{table_id}"], args=[skip])
         out: Counter[int] = Counter()
         for field, count in zip(flat[::2], flat[1::2], strict=True):
             name = field.decode() if isinstance(field, bytes) else str(field)

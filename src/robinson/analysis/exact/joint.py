@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from robinson.analysis.exact import codes, kernel
 from robinson.analysis.exact.kernel import DECISION_MARGIN, SWAP_FROM, SWAP_TO
-from robinson.analysis.exact.levels import solve_order
+from robinson.analysis.exact.levels import SolveOrder, solve_order
 from robinson.analysis.exact.turns import CHANCE, DEAD, DECIDE, WIN, TurnTrees
 
 FloatArray = npt.NDArray[np.float64]
@@ -231,20 +231,57 @@ def solve_joint(
     max_sweeps: int = 100_000,
     threads: int | None = None,
 ) -> Solution:
-    """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1).
-
-    Groups of equal level sum never lead to one another (`levels.py`), so `threads` threads
-    solve them side by side; each group is solved by one thread, so the result does not depend
-    on the number of threads."""
+    """Solve the m-player chain given the (m-1)-player solution `sub` (None when m = 1), on
+    `threads` threads (`solve_stages`: the result does not depend on their number)."""
     began = time.perf_counter()
     flat = flatten(trees)
     order = solve_order(trees, m)
     v = np.zeros((codes.K**m, m), dtype=np.float64)
     vsub = sub.values if sub is not None else np.zeros((1, 1), dtype=np.float64)
-    model = (m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d, optimal)
-    sweeps = np.zeros(len(order.cyclic), dtype=np.int64)
+    model = chain_model(flat, v, vsub, kernel.policy_rules(optimal))
     if threads is None:  # threads pay off on the 4-player chain
         threads = 1 if len(order.states) < 100_000 else os.cpu_count() or 1
+    solved = solve_stages(order, model, tol, max_sweeps, threads)
+    return Solution(
+        m,
+        v,
+        int(solved.sweeps.max()),
+        solved.updates / len(order.states),
+        solved.residual,
+        time.perf_counter() - began,
+    )
+
+
+def chain_model(
+    flat: FlatTurns, v: FloatArray, vsub: FloatArray, rules: tuple[int, FloatArray, int, FloatArray]
+) -> kernel.Model:
+    """The kernels' arguments for the chain of values v (K**m rows, m columns), given the
+    (m-1)-player values vsub and the decision rules (`kernel.policy_rules`, or rl's)."""
+    m = v.shape[1]
+    return kernel.Model(
+        m, codes.K, v, vsub, flat.ptr, flat.row, flat.p, flat.need_ptr, flat.need_d, *rules
+    )
+
+
+@dataclass(frozen=True)
+class Stages:
+    """What `solve_stages` did: state updates, sweeps per group, the residual after."""
+
+    updates: int
+    sweeps: IntArray
+    residual: float
+
+
+def solve_stages(
+    order: SolveOrder, model: kernel.Model, tol: float, max_sweeps: int, threads: int
+) -> Stages:
+    """Solve one chain (`model`, its values written in place) in `order`, stage by stage, with
+    `kernel.solve_groups`, then measure the residual.
+
+    Groups of one stage (equal level sum) never lead to one another (`levels.py`), so `threads`
+    threads solve them side by side; each group is solved by one thread, so the result does not
+    depend on the number of threads."""
+    sweeps = np.zeros(len(order.cyclic), dtype=np.int64)
 
     def run(groups: IntArray) -> int:
         return int(
@@ -262,15 +299,8 @@ def solve_joint(
             else:  # deal the groups out, largest first, to the least loaded thread
                 updates += sum(pool.map(run, _deal(groups, order.gptr, threads)))
         chunks = np.array_split(order.states, threads)
-        residual = max(pool.map(lambda part: kernel.residual(part, *model), chunks))
-    return Solution(
-        m,
-        v,
-        int(sweeps.max()),
-        updates / len(order.states),
-        float(residual),
-        time.perf_counter() - began,
-    )
+        residual = max(pool.map(lambda part: float(kernel.residual(part, *model)), chunks))
+    return Stages(updates, sweeps, residual)
 
 
 def _deal(groups: IntArray, gptr: IntArray, parts: int) -> list[IntArray]:

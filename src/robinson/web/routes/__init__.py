@@ -24,9 +24,9 @@ Service = Annotated[GameService, Depends(_service)]
 def rate(kind: str) -> Any:
     """A dependency counting one `kind` (ratelimit.KINDS) for the client's address."""
 
-    def hit(request: Request) -> None:
+    async def hit(request: Request) -> None:
         limiter: Limiter = request.app.state.limiter
-        limiter.hit(kind, request.client.host if request.client else None)
+        await limiter.hit(kind, request.client.host if request.client else None)
 
     return Depends(hit)
 

@@ -45,7 +45,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     limiter: Limiter = websocket.app.state.limiter
     address = websocket.client.host if websocket.client else None
     try:
-        limiter.hit("sockets", address)
+        await limiter.hit("sockets", address)
     except ServiceError as e:  # refused before the handshake: a plain HTTP 429
         body = {"error": e.to_json()}
         await websocket.send_denial_response(JSONResponse(body, e.status, headers=e.headers))
@@ -69,7 +69,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 msg = _parse(message.get("text"), message.get("bytes"))
                 msg_id = getattr(msg, "id", None)
                 if isinstance(msg, ACTING):
-                    limiter.hit("actions", address)
+                    await limiter.hit("actions", address)
                 reply = await _handle(service, table, conn, msg)
                 if reply is not None:
                     conn.send({**reply, "id": msg_id})
