@@ -3,21 +3,15 @@ be hidden, each option's chance at a decision, and the chart of the whole game i
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
-
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
-from tests.web.test_browser import ARGS  # noqa: E402
+from tests.web.conftest import FORWARD_BUTTON, launched_browser, watch
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -44,9 +38,8 @@ def _percents(page: Page) -> list[str]:
 def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
     link = f"{t['seats'][0]['link']},{t['seats'][1]['token']},{t['seats'][2]['token']}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+    with launched_browser() as browser:
+        page = browser.new_page()
         problems = _errors(page)
         try:
             page.goto(server.base + link)
@@ -102,15 +95,15 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
             page.wait_for_function(BARS_READY.format(n=3))
             assert problems == []
         finally:
-            browser.close()
+            page.close()
 
 
 def test_a_decision_shows_each_options_chance(server: Server) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="standard")
     link = f"{t['seats'][0]['link']},{t['seats'][1]['token']}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+    with launched_browser() as browser:
+        page = browser.new_page()
+        problems = watch(page)
         try:
             page.goto(server.base + link)
             page.wait_for_selector("[data-move]")
@@ -132,8 +125,9 @@ def test_a_decision_shows_each_options_chance(server: Server) -> None:
             )
             text = page.locator("#odds-options").inner_text()
             assert text.count("%") == 2, text
+            assert problems == []
         finally:
-            browser.close()
+            page.close()
 
 
 def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) -> None:
@@ -141,9 +135,8 @@ def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) 
     bar per seat, and no refused request on the page (it once answered 400 there)."""
     t = server.create([{"name": n} for n in ("A", "B", "C", "D", "E", "F", "G", "H")])
     link = t["seats"][0]["link"] + "".join("," + s["token"] for s in t["seats"][1:])
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+    with launched_browser() as browser:
+        page = browser.new_page()
         problems = _errors(page)
         try:
             page.goto(server.base + link)
@@ -159,4 +152,4 @@ def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) 
                 )
             assert problems == []
         finally:
-            browser.close()
+            page.close()
