@@ -120,3 +120,21 @@ def test_the_history_has_a_point_per_turn_and_names_the_swings(odds_server: Serv
     after = next(p for p in data["points"] if p["turn"] == s["turn"] + 1)
     assert s["delta"] == pytest.approx(after["p_win"][s["seat"]] - before["p_win"][s["seat"]])
     assert (s["roll"], s["square"]) == (before["roll"], before["square"])
+
+
+def test_an_eight_player_table_gets_simulated_odds_with_intervals(odds_server: Server) -> None:
+    """Five to eight living players: the fast simulator from the position itself, at least
+    200,000 games, 95% intervals; the same JSON as `robinson odds` for every version."""
+    t = odds_server.create([{"name": f"P{k}"} for k in range(8)], edition="standard")
+    game = _play(odds_server, t, 30)
+    record = GameRecord.loads(odds_server.get(f"/api/games/{t['game']}/record").text)
+    for version in (0, 9, game["version"]):
+        r = odds_server.get(f"/api/games/{t['game']}/odds?version={version}")
+        assert r.status_code == 200, r.text
+        odds = r.json()
+        assert odds["method"] == "simulation" and odds["games"] >= 200_000
+        assert len(odds["p_win"]) == len(odds["ci95"]) == 8
+        for p, (low, high) in zip(odds["p_win"], odds["ci95"], strict=True):
+            assert 0 < low <= p <= high < 1
+        prefix = GameRecord(record.ruleset, record.players, record.first, record.actions[:version])
+        assert odds == {"version": version, **position_odds(prefix.replay())}

@@ -3,21 +3,15 @@ be hidden, each option's chance at a decision, and the chart of the whole game i
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
-
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
-from tests.web.test_browser import ARGS  # noqa: E402
+from tests.web.conftest import FORWARD_BUTTON, launched_browser, watch
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -28,6 +22,14 @@ BARS_READY = (
 )
 
 
+def _errors(page: Page) -> list[str]:
+    """The page's uncaught errors and console errors (a refused odds request logs one)."""
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    return problems
+
+
 def _percents(page: Page) -> list[str]:
     bars = page.locator("[data-odds-seat]")
     return [bars.nth(i).get_attribute("data-percent") or "" for i in range(bars.count())]
@@ -36,11 +38,9 @@ def _percents(page: Page) -> list[str]:
 def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
     link = f"{t['seats'][0]['link']},{t['seats'][1]['token']},{t['seats'][2]['token']}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
-        problems: list[str] = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
+    with launched_browser() as browser:
+        page = browser.new_page()
+        problems = _errors(page)
         try:
             page.goto(server.base + link)
             page.wait_for_selector("[data-move]")
@@ -95,15 +95,15 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
             page.wait_for_function(BARS_READY.format(n=3))
             assert problems == []
         finally:
-            browser.close()
+            page.close()
 
 
 def test_a_decision_shows_each_options_chance(server: Server) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="standard")
     link = f"{t['seats'][0]['link']},{t['seats'][1]['token']}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+    with launched_browser() as browser:
+        page = browser.new_page()
+        problems = watch(page)
         try:
             page.goto(server.base + link)
             page.wait_for_selector("[data-move]")
@@ -125,5 +125,31 @@ def test_a_decision_shows_each_options_chance(server: Server) -> None:
             )
             text = page.locator("#odds-options").inner_text()
             assert text.count("%") == 2, text
+            assert problems == []
         finally:
-            browser.close()
+            page.close()
+
+
+def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) -> None:
+    """Eight living players: the chances are simulated (the note says over how many games), a
+    bar per seat, and no refused request on the page (it once answered 400 there)."""
+    t = server.create([{"name": n} for n in ("A", "B", "C", "D", "E", "F", "G", "H")])
+    link = t["seats"][0]["link"] + "".join("," + s["token"] for s in t["seats"][1:])
+    with launched_browser() as browser:
+        page = browser.new_page()
+        problems = _errors(page)
+        try:
+            page.goto(server.base + link)
+            page.wait_for_selector("[data-move]")
+            for _ in range(3):  # the opening and two moves later
+                page.wait_for_function(BARS_READY.format(n=8), timeout=120_000)
+                assert "200,000" in page.locator("#odds-note").inner_text()
+                assert abs(sum(float(x) for x in _percents(page)) - 100) < 1
+                version = page.locator("#actions").get_attribute("data-version")
+                page.locator(FORWARD_BUTTON).first.click()
+                page.wait_for_function(
+                    f"document.querySelector('#actions').dataset.version !== '{version}'"
+                )
+            assert problems == []
+        finally:
+            page.close()

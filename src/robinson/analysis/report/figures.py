@@ -24,7 +24,7 @@ Summary = dict[str, Any]  # a `Summary.to_json()` object
 COLUMNS = 9  # the board drawn as 5 rows of 9 squares, snaking upwards
 
 
-def _png(fig: Figure) -> bytes:
+def to_png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
@@ -60,7 +60,7 @@ def lengths(w: ReportWords, editions: dict[str, Summary]) -> bytes:
     ax.set_title(w.text("report.fig.lengths.title"))
     ax.legend()
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return to_png(fig)
 
 
 def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
@@ -82,7 +82,7 @@ def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[fl
     ax.set_title(w.text("report.fig.seats.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return to_png(fig)
 
 
 def _cell(square: int) -> tuple[int, int]:
@@ -136,7 +136,7 @@ def heatmap(w: ReportWords, landings_per_game: Sequence[float], title: str) -> b
     bar = fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.7)
     bar.set_label(w.text("report.fig.landings"))
     ax.set_title(title)
-    return _png(fig)
+    return to_png(fig)
 
 
 def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) -> bytes:
@@ -154,7 +154,7 @@ def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) ->
     ax.set_title(w.text("report.fig.purses.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return to_png(fig)
 
 
 def choice_label(w: ReportWords, c: ChoiceValue) -> str:
@@ -197,7 +197,7 @@ def exact_choices(w: ReportWords, groups: Sequence[ExactChoices]) -> bytes:
         bar = fig.colorbar(image, ax=ax, shrink=0.9)
         bar.set_label(w.text("report.th.delta"), fontsize=8)
     fig.suptitle(w.text("report.fig.exact.title"), fontsize=11)
-    return _png(fig)
+    return to_png(fig)
 
 
 def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
@@ -214,7 +214,7 @@ def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
     ax.set_xlabel(w.text("report.fig.choices.x"))
     ax.set_title(w.text("report.fig.choices.title"))
     ax.grid(axis="x", alpha=0.3)
-    return _png(fig)
+    return to_png(fig)
 
 
 def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
@@ -238,4 +238,4 @@ def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
     right.set_title(w.text("report.fig.game_length"))
     for ax in (left, right):
         ax.grid(axis="y", alpha=0.3)
-    return _png(fig)
+    return to_png(fig)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from robinson.analysis.report import figures
@@ -30,26 +31,30 @@ th:first-child, td:first-child { text-align: left; }
 """
 
 
-def _img(png: bytes, alt: str) -> str:
+def img(png: bytes, alt: str) -> str:
     data = base64.b64encode(png).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def _pct(w: ReportWords, e: dict[str, Any]) -> str:
+def pct_ci(w: ReportWords, e: dict[str, Any]) -> str:
     lo, hi = e["ci95"]
     return f"{w.pct(e['value'])} <span class=note>({w.pct(lo)}–{w.pct(hi)})</span>"
 
 
-def _num(w: ReportWords, e: dict[str, Any], digits: int = 2) -> str:
+def num_ci(w: ReportWords, e: dict[str, Any], digits: int = 2) -> str:
     lo, hi = e["ci95"]
     value, low, high = (w.num(x, digits) for x in (e["value"], lo, hi))
     return f"{value} <span class=note>({low}–{high})</span>"
 
 
-def _table(head: list[str], rows: list[list[str]]) -> str:
-    """A table that scrolls sideways on a narrow screen instead of widening the page."""
+def table(head: list[str], rows: list[list[str]], marks: Sequence[str] = ()) -> str:
+    """A table that scrolls sideways on a narrow screen instead of widening the page; `marks`
+    are attributes for the rows (e.g. `data-seat=0`), in order."""
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    tr = [f"<tr {m}>" for m in marks] + ["<tr>"] * (len(rows) - len(marks))
+    body = "".join(
+        t + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for t, r in zip(tr, rows, strict=True)
+    )
     return f"<div class=scroll><table><tr>{th}</tr>{body}</table></div>"
 
 
@@ -63,11 +68,11 @@ def _editions_table(w: ReportWords, data: ReportData) -> str:
     for name, s in data.editions.items():
         wt = s["winner_turns"]
         rows.append([
-            name, *(_pct(w, p) for p in s["p_win"]), _pct(w, s["p_no_winner"]),
-            _pct(w, s["p_death"]), _num(w, wt["mean"]), w.num(wt["median"]["value"], 0),
-            w.count(wt["p90"]), _num(w, s["pot"]["mean"]), _pct(w, s["friday"]["p_bound"]),
+            name, *(pct_ci(w, p) for p in s["p_win"]), pct_ci(w, s["p_no_winner"]),
+            pct_ci(w, s["p_death"]), num_ci(w, wt["mean"]), w.num(wt["median"]["value"], 0),
+            w.count(wt["p90"]), num_ci(w, s["pot"]["mean"]), pct_ci(w, s["friday"]["p_bound"]),
         ])  # fmt: skip
-    return _table(head, rows)
+    return table(head, rows)
 
 
 def _choices_table(w: ReportWords, data: ReportData) -> str:
@@ -79,7 +84,7 @@ def _choices_table(w: ReportWords, data: ReportData) -> str:
         for c in data.choices
     ]  # fmt: skip
     head = [w.text(f"report.th.{k}") for k in ("decision_seat0", "delta", "interval", "changed")]
-    return _table(head, rows)
+    return table(head, rows)
 
 
 def _exact_table(w: ReportWords, data: ReportData) -> str:
@@ -100,7 +105,7 @@ def _exact_table(w: ReportWords, data: ReportData) -> str:
             row += [w.pct(c.eager.mean()), w.pct(c.other.mean()),
                     w.ntext("report.better_at", len(c.gain), better=better)]  # fmt: skip
         rows.append(row)
-    return _table(head, rows)
+    return table(head, rows)
 
 
 def render(data: ReportData, lang: str = "en") -> str:
@@ -112,41 +117,46 @@ def render(data: ReportData, lang: str = "en") -> str:
     analyze = "<code>robinson analyze --players 2</code>"
     without = ", ".join(editions_without_choices()) or w.text("report.no_edition")
     sections = [
-        ("lengths", _img(figures.lengths(w, data.editions), w.text("report.lengths.title")),
+        ("lengths", img(figures.lengths(w, data.editions), w.text("report.lengths.title")),
          w.html("report.lengths.note")),
-        ("editions", _img(figures.editions(w, data.editions), w.text("report.editions.title"))
+        ("editions", img(figures.editions(w, data.editions), w.text("report.editions.title"))
          + _editions_table(w, data), ""),
-        ("seats", _img(figures.seats(w, data.by_players, data.exact_two),
+        ("seats", img(figures.seats(w, data.by_players, data.exact_two),
                        w.text("report.seats.title")),
          w.html("report.seats.note", command=analyze)),
-        ("heatmap", _img(figures.heatmap(w, std["landings_per_game"],
+        ("heatmap", img(figures.heatmap(w, std["landings_per_game"],
                                          w.text("report.heatmap.caption")),
                          w.text("report.heatmap.title")),
          w.html("report.heatmap.note")),
-        ("purses", _img(figures.purses(w, data.by_players, 30), w.text("report.purses.title")),
-         w.html("report.purses.note", bound=_pct(w, friday["p_bound"]),
-                master=_num(w, friday["master_worth"]["difference"]),
-                friday=_num(w, friday["friday_worth"]["difference"]))),
+        ("purses", img(figures.purses(w, data.by_players, 30), w.text("report.purses.title")),
+         w.html("report.purses.note", bound=pct_ci(w, friday["p_bound"]),
+                master=num_ci(w, friday["master_worth"]["difference"]),
+                friday=num_ci(w, friday["friday_worth"]["difference"]))),
         ("exact",
-         (_img(figures.exact_choices(w, data.exact), w.text("report.exact.title"))
+         (img(figures.exact_choices(w, data.exact), w.text("report.exact.title"))
           + _exact_table(w, data)) if data.exact else "",
          w.html("report.exact.note", label=f"<b>{w.html('report.exact.label')}</b>",
                 command=analyze, without=html.escape(without),
                 optimal="<code>robinson analyze --policy optimal</code>")),
         ("sim",
-         _img(figures.choices(w, data.choices), w.text("report.sim.title"))
+         img(figures.choices(w, data.choices), w.text("report.sim.title"))
          + _choices_table(w, data),
          w.html("report.sim.note", label=f"<b>{w.html('report.sim.label')}</b>",
                 games=w.count(data.choice_games))),
     ]  # fmt: skip
-    body = "".join(
-        f"<h2>{w.html(f'report.{key}.title')}</h2><p>{note}</p>{content}"
-        if note
-        else f"<h2>{w.html(f'report.{key}.title')}</h2>{content}"
-        for key, content, note in sections
-    )
-    title = w.html("report.title")
+    body = "".join(section(w, key, content, note) for key, content, note in sections)
     intro = w.html("report.intro", games=w.count(data.games), seed=data.seed, command=command)
+    return document(w, w.html("report.title"), intro, body)
+
+
+def section(w: ReportWords, key: str, content: str, note: str = "") -> str:
+    """A heading (`report.{key}.title`), its note as a paragraph when there is one, the content."""
+    paragraph = f"<p>{note}</p>" if note else ""
+    return f"<h2>{w.html(f'report.{key}.title')}</h2>{paragraph}{content}"
+
+
+def document(w: ReportWords, title: str, intro: str, body: str) -> str:
+    """The whole page in `w`'s language, with a viewport for phones (`title`, `intro`: HTML)."""
     return (
         f"<!DOCTYPE html><html lang={w.lang}><head><meta charset=utf-8>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

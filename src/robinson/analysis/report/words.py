@@ -57,6 +57,12 @@ class ReportWords:
         (already HTML, e.g. a <code> command)."""
         return html.escape(self.t.gettext(key), quote=False).format(**markup)
 
+    def nhtml(self, key: str, n: int, **markup: Any) -> str:
+        """A plural message for the page (the form for `n`, `{n}` written the language's way),
+        its own words escaped, `markup` fields inserted as given."""
+        text = self.t.ngettext(key, key + ".plural", n)
+        return html.escape(text, quote=False).format(n=self.count(n), **markup)
+
     def option(self, option: str) -> str:
         return self.t.option(option)
 

@@ -1,0 +1,74 @@
+"""The plots of the report of one position (`robinson report --record FILE`), each returned as PNG
+bytes, every label in the report's language; the same style as the opening report's
+(`figures.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from robinson.analysis.odds.history import Point
+from robinson.analysis.report.figures import to_png
+from robinson.analysis.report.words import ReportWords
+
+# One colour per seat, the page's own (web/static/board.js) so a seat looks the same everywhere.
+SEAT_COLOURS = ("#c62828", "#2e7d32", "#f9a825", "#1565c0", "#ef6c00", "#6a1b9a", "#00acc1",
+                "#ad1457")  # fmt: skip
+
+
+def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes:
+    """Every seat's chance of winning from the position, as bars (with the 95% interval when
+    the chances are simulated)."""
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(names) + 1.4))
+    p = np.array(odds["p_win"], dtype=float)
+    y = np.arange(len(names))[::-1]
+    err = None
+    if "ci95" in odds:
+        ci = np.array(odds["ci95"], dtype=float)
+        err = np.vstack([p - ci[:, 0], ci[:, 1] - p]).clip(min=0) * 100
+    colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(len(names))]
+    ax.barh(y, 100 * p, xerr=err, color=colours, capsize=3)
+    for row, share in zip(y, p, strict=True):
+        ax.text(100 * share + 1, row, w.pct(share, 1), va="center", fontsize=8)
+    ax.set_yticks(y, list(names))
+    ax.set_xlim(0, 110)
+    ax.set_axisbelow(True)  # the grid behind the bars
+    ax.set_xlabel(w.text("report.fig.chances.x"))
+    ax.set_title(w.text("report.fig.chances.title"))
+    ax.grid(axis="x", alpha=0.3)
+    return to_png(fig)
+
+
+def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> bytes:
+    """Every seat's chance at the start of every turn so far: one line per seat."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    turns = [pt.turn for pt in points]
+    for seat, name in enumerate(names):
+        ax.plot(
+            turns, [100 * pt.p_win[seat] for pt in points],
+            color=SEAT_COLOURS[seat % len(SEAT_COLOURS)], lw=2, label=name,
+        )  # fmt: skip
+    ax.set_ylim(0, 100)
+    ax.set_xlabel(w.text("report.fig.history.x"))
+    ax.set_ylabel(w.text("report.fig.chances.x"))
+    ax.set_title(w.text("report.fig.history.title"))
+    ax.legend(ncol=4, fontsize=8)
+    ax.grid(alpha=0.3)
+    return to_png(fig)
+
+
+def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
+    """How many more turns the winner needs from the position (simulated, eager play)."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    counts = np.array(summary["winner_turns"]["histogram"], dtype=float)
+    share = counts / counts.sum()
+    ax.bar(np.arange(len(share)), share, width=0.9, color="tab:blue")
+    ax.set_xlim(-0.5, max(int(summary["winner_turns"]["p90"] * 2), 10) + 0.5)
+    ax.set_xlabel(w.text("report.fig.rest.x"))
+    ax.set_ylabel(w.text("report.fig.lengths.y"))
+    ax.set_title(w.text("report.fig.rest.title"))
+    ax.grid(axis="y", alpha=0.3)
+    return to_png(fig)

@@ -1,0 +1,208 @@
+"""`robinson report --record FILE`: the report of the position after a record's last action holds
+the very chances of `robinson odds --json` (exact for at most four living players, simulated for
+five to eight), each option's chance at a pending decision, a finished game's certainty; a bad
+record is refused with a clear error and nothing written; the page is in the chosen language,
+with the phone viewport."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robinson.analysis.report.words import ReportWords
+from robinson.cli import main
+from robinson.engine import (
+    DECISION_OF,
+    Choose,
+    GameRecord,
+    Phase,
+    Roll,
+    Ruleset,
+    State,
+    apply,
+    new_game,
+)
+from robinson.i18n import Translator
+
+# RULES.md section 10's record without its last choice: Anna rolled 5 on the tree (7).
+TREE = {
+    "ruleset": {"edition": "standard"},
+    "players": ["Anna", "Bruno", "Cila"],
+    "actions": [{"roll": r} for r in (3, 4, 6, 4, 2)]
+    + [{"choose": "move"}, {"roll": 1}, {"roll": 5}],
+}
+GAMES = "3000"  # where figures are simulated: enough for a page, quick for a test
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
+
+def _played(players: int, seed: int, until: str) -> GameRecord:
+    """A game of the engine on seeded dice, eager choices, until a decision is pending
+    (`until="decision"`), or to its end (`until="end"`)."""
+    rng = random.Random(seed)
+    names = tuple(f"P{k}" for k in range(players))
+    state: State = new_game(players, Ruleset("standard"))
+    actions: list[Any] = []
+    while not state.over:
+        if state.phase is Phase.ROLL:
+            action: Any = Roll(rng.randint(1, 6))
+        elif until == "decision" and len(actions) > 12:
+            break
+        else:
+            action = Choose(DECISION_OF[state.phase].forward)
+        state = apply(state, action)[0]
+        actions.append(action)
+    assert until == "end" or not state.over, "the dice of this seed end the game first"
+    return GameRecord(Ruleset("standard"), names, 0, tuple(actions))
+
+
+def _write(tmp_path: Path, record: object) -> Path:
+    path = tmp_path / "game.json"
+    text = record.dumps() if isinstance(record, GameRecord) else json.dumps(record)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _odds(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
+    capsys.readouterr()  # what earlier commands printed
+    assert main(["odds", str(path), "--json", *extra]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def _report(tmp_path: Path, path: Path, *extra: str) -> str:
+    out = tmp_path / "page"
+    assert main(["report", "--out", str(out), "--record", str(path), *extra]) == 0
+    return (out / "index.html").read_text(encoding="utf-8")
+
+
+def _figures(page: str, attribute: str) -> dict[str, float]:
+    """The figures the page carries as data: `data-<attribute>=KEY data-p-win="x"`."""
+    rows = re.findall(rf'data-{attribute}=(\w+) data-p-win="([^"]+)"', page)
+    return {key: float(value) for key, value in rows}
+
+
+def _p_win(page: str) -> list[float]:
+    seats = _figures(page, "seat")
+    return [seats[str(k)] for k in range(len(seats))]
+
+
+def _headings(page: str) -> list[str]:
+    return re.findall(r"<h2>(.*?)</h2>", page)
+
+
+def _words(lang: str, key: str) -> str:
+    return html.escape(Translator(lang).gettext(key), quote=False)
+
+
+def test_exact_chances_and_options_are_those_of_robinson_odds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, TREE)
+    for policy in ("eager", "optimal"):
+        odds = _odds(path, capsys, "--policy", policy)
+        page = _report(tmp_path, path, "--policy", policy, "--games", GAMES)
+        assert odds["method"] == "exact"
+        assert _p_win(page) == odds["p_win"]
+        assert float(re.findall(r'data-no-winner="([^"]+)"', page)[0]) == odds["p_no_winner"]
+        assert _figures(page, "option") == odds["options"]  # stay and move, for Anna
+    assert _headings(page) == [
+        _words("en", f"report.{key}.title")
+        for key in ("position", "chances", "decision", "history", "rest")
+    ]
+    assert "Anna decides on 7, rolled 5" in page
+    assert "The game lasts" in page  # the rest of the game, simulated from the position
+
+
+def test_simulated_chances_of_five_players_are_those_of_robinson_odds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _played(5, seed=11, until="decision")
+    state = record.replay()
+    assert len(state.living) == 5 and state.phase is not Phase.ROLL
+    path = _write(tmp_path, record)
+    odds = _odds(path, capsys, "--games", GAMES, "--seed", "4")
+    page = _report(tmp_path, path, "--games", GAMES, "--seed", "4")
+    assert odds["method"] == "simulation" and odds["games"] == int(GAMES)
+    assert _p_win(page) == odds["p_win"]
+    assert _figures(page, "option") == odds["options"]
+    w = ReportWords("en")
+    for low, high in odds["ci95"]:  # every seat's interval is on the page
+        assert w.text("report.interval", low=w.pct(low), high=w.pct(high)) in page
+    assert "Simulated: 3,000 games played on from the position" in page
+
+
+def test_a_finished_game_is_certain_and_has_no_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _played(2, seed=5, until="end")
+    state = record.replay()
+    assert state.over and state.winner is not None
+    path = _write(tmp_path, record)
+    page = _report(tmp_path, path, "--games", GAMES)
+    assert _p_win(page) == _odds(path, capsys)["p_win"]
+    assert _p_win(page)[state.winner] == 1.0 and sum(_p_win(page)) == 1.0
+    assert _headings(page) == [
+        _words("en", f"report.{key}.title") for key in ("position", "chances", "history")
+    ]
+    assert f"The game is over: {record.players[state.winner]} won." in page
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (None, "cannot read"),
+        ("{not json", "a record is JSON"),
+        (json.dumps({**TREE, "actions": [{"roll": 7}]}), "roll"),
+        (json.dumps({**TREE, "players": ["Anna"]}), "player"),
+    ],
+)
+def test_a_bad_record_is_refused_with_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, says: str
+) -> None:
+    path = tmp_path / "game.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    out = tmp_path / "page"
+    assert main(["report", "--out", str(out), "--record", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"robinson report: {path}: ") and says in err, err
+    assert not out.exists()  # nothing half-written
+
+
+def test_bad_policies_and_a_policy_without_a_record_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, TREE)
+    out = tmp_path / "page"
+    assert main(["report", "--out", str(out), "--record", str(path), "--policy", "lazy"]) == 2
+    assert "unknown policy 'lazy': expected one of eager, optimal" in capsys.readouterr().err
+    assert main(["report", "--out", str(out), "--policy", "optimal"]) == 2
+    assert "--policy needs --record FILE" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_lang_gives_that_languages_words_and_a_phone_viewport(tmp_path: Path, lang: str) -> None:
+    page = _report(tmp_path, _write(tmp_path, TREE), "--lang", lang, "--games", GAMES)
+    assert page.startswith(f"<!DOCTYPE html><html lang={lang}><head>") and VIEWPORT in page
+    assert f"<title>{_words(lang, 'report.pos.title')}</title>" in page
+    assert _headings(page) == [
+        _words(lang, f"report.{key}.title")
+        for key in ("position", "chances", "decision", "history", "rest")
+    ]
+    t = Translator(lang)
+    for key in ("report.th.player", "report.th.chance", "report.th.chooser_chance"):
+        assert f"<th>{_words(lang, key)}</th>" in page
+    assert html.escape(t.option("stay"), quote=False) in page
+    # plural forms: 8 actions, 3 players in the game
+    assert html.escape(t.ngettext("report.pos.actions", "report.pos.actions.plural", 8).format(
+        n=8), quote=False) in page  # fmt: skip
+    text = re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]+"', "", page))
+    for key in ("report.history.note", "report.decision.title", "report.th.dead_at_end"):
+        assert Translator("en").gettext(key) not in text, key
