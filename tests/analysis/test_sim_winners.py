@@ -6,6 +6,7 @@ from any position, under every edition and decision table."""
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 
 import numba
@@ -127,3 +128,20 @@ def test_steps_without_money_differ_only_on_the_money_squares(edition: str) -> N
         assert full[index] == SPECIAL and not step & (SPECIAL | EXTRA | SKIP), index
         assert kinds[landed] in (TRAVEL, NEIGHBOUR, FRIDAY, RESCUE) and step & SQUARE_MASK == landed
         assert (step >> RECEIVE_SHIFT) & AMOUNT_MASK == 0 and (step >> PAY_SHIFT) & AMOUNT_MASK == 0
+
+
+def _winners_in_child(seed: int) -> list[int]:
+    setup = Setup(Ruleset("standard"), 6, seed=seed)
+    return fast.run_winners(setup, fast_tables("eager", setup.ruleset, 6), 0, 40_000).tolist()
+
+
+def test_a_forked_process_runs_games_on_threads_of_its_own() -> None:
+    """The thread pool is kept for the process; a child forked after it was started (a server's
+    workers, a process pool) must start its own, not wait for the parent's threads for ever."""
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    if numba.get_num_threads() < 2:
+        pytest.skip("one thread: no pool is used")
+    here = _winners_in_child(9)  # the parent's pool now exists
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        there = pool.apply_async(_winners_in_child, (9,)).get(timeout=120)
+    assert there == here

@@ -152,20 +152,30 @@ def _in_blocks(
     return landings
 
 
-_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
     """A pool of `threads` threads kept for the process: starting threads for every call took
     milliseconds on a busy machine, as long as thousands of games (the odds call this once a
-    position). Keyed by the process too: a forked child gets no threads of its parent's pools."""
-    key = (os.getpid(), threads)
+    position)."""
     with _pools_lock:
-        pool = _pools.get(key)
+        pool = _pools.get(threads)
         if pool is None:
-            pool = _pools[key] = ThreadPoolExecutor(threads, thread_name_prefix="robinson-sim")
+            pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="robinson-sim")
         return pool
+
+
+def _forget_pools() -> None:
+    """In a forked child: the parent's pool threads do not exist there, and its lock may have
+    been held at the fork."""
+    global _pools_lock
+    _pools_lock = threading.Lock()
+    _pools.clear()
+
+
+os.register_at_fork(after_in_child=_forget_pools)
 
 
 def start_position(state: State) -> npt.NDArray[np.int64]:
