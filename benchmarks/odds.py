@@ -175,20 +175,45 @@ def simulated(edition: str) -> None:
         else:
             state, _ = apply(state, Choose(EAGER_OPTION[state.phase]))
     position_odds(state, games=1000)  # compile or load the simulator
+    blocks = _timed_blocks()
     for label, s in (("the opening", new_game(6, Ruleset(edition))), ("a mid-game one", state)):
-        times, cpu = [], []
+        times, cpu, outside, stretch = [], [], [], []
         for seed in range(5):
+            blocks.clear()
             began, began_cpu = time.perf_counter(), time.process_time()
             odds = position_odds(s, games=200_000, seed=seed)
-            times.append(time.perf_counter() - began)
+            ended = time.perf_counter()
+            times.append(ended - began)
             cpu.append(time.process_time() - began_cpu)
+            outside.append(min(b[0] for b in blocks) - began + ended - max(b[1] for b in blocks))
+            stretch.append(sum(b[1] - b[0] for b in blocks) / sum(b[2] for b in blocks))
         print(
             f"simulated 6-player odds of {label} (200,000 games): median"
             f" {1000 * statistics.median(times):.0f} ms of 5 by the wall clock"
             f" ({1000 * min(times):.0f} to {1000 * max(times):.0f}),"
             f" {1000 * statistics.median(cpu):.0f} ms of CPU (all threads; on 2 idle cores"
-            f" about half of it is the wall clock) (method {odds['method']})"
+            f" about half of it is the wall clock) (method {odds['method']});"
+            f" {1000 * statistics.median(outside):.1f} ms before the first block of games and"
+            f" after the last; a block's wall time {statistics.median(stretch):.1f} x its CPU time"
+            " (1 x: its thread had a core of its own)"
         )
+
+
+def _timed_blocks() -> list[tuple[float, float, float]]:
+    """(start, end, thread CPU seconds) of every block of games the simulated odds play from
+    now on (the compiled `play_winners` wrapped)."""
+    from robinson.analysis.sim import fast
+
+    blocks: list[tuple[float, float, float]] = []
+    play = fast.play_winners
+
+    def timed(*args: object) -> None:
+        began, began_cpu = time.perf_counter(), time.thread_time()
+        play(*args)  # type: ignore[arg-type]
+        blocks.append((began, time.perf_counter(), time.thread_time() - began_cpu))
+
+    fast.play_winners = timed  # type: ignore[assignment]
+    return blocks
 
 
 def shared_memory(edition: str, cache: Path) -> None:
