@@ -36,6 +36,14 @@ def _errors(page: Page) -> list[str]:
     return problems
 
 
+def _same_as_the_api(server: Server, page: Page, game: str) -> None:
+    """Each bar holds its seat's chance of GET /odds for the position shown, to 0.1 point."""
+    version = page.locator("#actions").get_attribute("data-version")
+    odds = server.get(f"/api/games/{game}/odds?version={version}").json()
+    shown = [float(x) for x in _percents(page)]
+    assert shown == pytest.approx([100 * p for p in odds["p_win"]], abs=0.05 + 1e-9)
+
+
 def _percents(page: Page) -> list[str]:
     bars = page.locator("[data-odds-seat]")
     return [bars.nth(i).get_attribute("data-percent") or "" for i in range(bars.count())]
@@ -61,6 +69,7 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
             ]
             before = _percents(page)
             assert abs(sum(float(x) for x in before) - 100) < 1  # everybody alive: ~100%
+            _same_as_the_api(server, page, t["game"])
             for _ in range(6):  # a few moves: the chances change
                 version = page.locator("#actions").get_attribute("data-version")
                 page.locator(FORWARD_BUTTON).first.click()
@@ -151,6 +160,7 @@ def test_an_eight_player_table_has_simulated_bars_and_no_errors(server: Server) 
             for _ in range(3):  # the opening and two moves later
                 page.wait_for_function(BARS_READY.format(n=8), timeout=120_000)
                 assert "200,000" in page.locator("#odds-note").inner_text()
+                _same_as_the_api(server, page, t["game"])
                 assert abs(sum(float(x) for x in _percents(page)) - 100) < 1
                 version = page.locator("#actions").get_attribute("data-version")
                 page.locator(FORWARD_BUTTON).first.click()
