@@ -15,7 +15,9 @@ from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.summary import analyze
 from robinson.analysis.odds import position_odds, tables
 from robinson.analysis.odds.exact import chain_index, turn_order
+from robinson.analysis.odds.simulated import winners
 from robinson.analysis.policy import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION, make_policy
+from robinson.analysis.sim.kernel import TRUNCATED
 from robinson.engine import (
     DECISIONS,
     EDITIONS,
@@ -79,6 +81,26 @@ def test_mid_game_chances_lie_inside_the_interval_of_engine_games(edition: str) 
                 assert p == 0.0 and wins[seat] == 0
             assert inside(p, wins[seat], games, checks), (index, seat, odds, wins, state)
         assert inside(odds["p_no_winner"], wins[-1], games, checks), (index, odds, wins, state)
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_mid_game_chances_agree_with_200000_simulated_games(edition: str) -> None:
+    """The same positions against 200,000 games of the fast simulator from each (it plays the
+    engine's games game by game: test_sim_from_position.py): an interval of about a point where
+    the engine's own 300 games allow ten."""
+    positions = _positions(edition, 10 + list(EDITIONS).index(edition))
+    checks = sum(len(s.players) for s in positions)
+    for index, state in enumerate(positions):
+        odds = position_odds(state, "eager")
+        start = state  # a pending decision: the eager option first, as the chances assume
+        while start.phase is not Phase.ROLL:
+            start, _ = apply(start, eager(start))
+        assert not start.over
+        won = winners(start, 200_000, seed=index)
+        counted = int((won != TRUNCATED).sum())
+        for seat, p in enumerate(odds["p_win"]):
+            k = int((won == seat).sum())
+            assert inside(p, k, counted, checks), (index, seat, p, k / counted, state)
 
 
 def test_the_sample_has_dead_players_skips_marks_and_decisions() -> None:
