@@ -8,7 +8,8 @@ what it receives from or pays to the bank, and whether the turn goes on or costs
 rolls that do more (death, squares 1, 10, 29, 32, 36, 45, a joint policy's decisions) are played
 out of line by `special.resolve`, a full port of the engine's rules. Games are played in blocks,
 one call of `play_block` each (`fast.py` runs blocks on all cores); a game's state lives in one
-small array (`special.py`), reused game after game.
+small array (`special.py`), reused game after game. `play_winners` plays the same games for their
+winners alone (the simulated odds), without the money and the counts (`_game`).
 
 Policies are tables, one per seat: `policy[seat, decision, face]` is the index of the option
 taken in `DECISIONS` order (0 = restart / stay / again / jump, 1 = move / move / stop / stay).
