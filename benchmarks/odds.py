@@ -2,6 +2,7 @@
 memory of the tables shared by several processes, and the first solve.
 
     .venv/bin/python benchmarks/odds.py [--edition standard] [--cache DIR] [--skip-solve]
+                                        [--only solve|lookups|chart|simulated|memory ...]
 
 - the first solve of the 4-player chains (eager and optimal): seconds and peak memory of the
   process that solves (a child process, with a fresh cache directory unless --cache is given);
@@ -183,7 +184,8 @@ def simulated(edition: str) -> None:
             cpu.append(time.process_time() - began_cpu)
         print(
             f"simulated 6-player odds of {label} (200,000 games): median"
-            f" {1000 * statistics.median(times):.0f} ms of 5 by the wall clock,"
+            f" {1000 * statistics.median(times):.0f} ms of 5 by the wall clock"
+            f" ({1000 * min(times):.0f} to {1000 * max(times):.0f}),"
             f" {1000 * statistics.median(cpu):.0f} ms of CPU (all threads; on 2 idle cores"
             f" about half of it is the wall clock) (method {odds['method']})"
         )
@@ -230,6 +232,9 @@ def shared_memory(edition: str, cache: Path) -> None:
             r.wait(30)
 
 
+PARTS = ["solve", "lookups", "chart", "simulated", "memory"]
+
+
 def _ms(began: float) -> str:
     return f"{1000 * (time.perf_counter() - began):.2f} ms"
 
@@ -239,6 +244,9 @@ def main() -> None:
     parser.add_argument("--edition", default="standard")
     parser.add_argument("--cache", type=Path, help="a cache directory to use (default: fresh)")
     parser.add_argument("--skip-solve", action="store_true", help="the cache has the tables")
+    parser.add_argument(
+        "--only", nargs="+", choices=PARTS, default=PARTS, help="measure only these figures"
+    )
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="robinson-odds-") as fresh:
@@ -248,12 +256,16 @@ def main() -> None:
         import robinson.analysis.odds.exact  # noqa: F401 - numpy, numba: once per process
 
         print(f"imports of the odds (numpy, numba): {_ms(began)}")
-        if not args.skip_solve:
+        if "solve" in args.only and not args.skip_solve:
             first_solve(args.edition, cache)
-        lookups(args.edition)
-        chart(args.edition)
-        simulated(args.edition)
-        shared_memory(args.edition, cache)
+        if "lookups" in args.only:
+            lookups(args.edition)
+        if "chart" in args.only:
+            chart(args.edition)
+        if "simulated" in args.only:
+            simulated(args.edition)
+        if "memory" in args.only:
+            shared_memory(args.edition, cache)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

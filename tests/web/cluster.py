@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.web.conftest import Server, free_port
+from tests.web.conftest import Server, free_port, stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 NGINX_SITE = REPO / "deploy" / "nginx" / "robinson.conf"
@@ -156,12 +156,7 @@ class Nginx:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+            stop_process(self.proc)
             self.proc = None
 
 

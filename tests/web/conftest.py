@@ -1,11 +1,14 @@
-"""Fixtures: a real `robinson serve` process on a free loopback port with a temp SQLite file, and
-a throwaway PostgreSQL cluster (tests/web/postgres.py) for the same tests against PostgreSQL."""
+"""Fixtures: a real `robinson serve` process on a free loopback port with a temp SQLite file, a
+throwaway PostgreSQL cluster (tests/web/postgres.py) for the same tests against PostgreSQL, and
+the one Chromium set-up every browser test uses (`browser`, `launched_browser`, `watch`)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -21,6 +24,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from robinson.web.guard import CSP
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 # The moves that always make progress: a test that plays "whatever is offered first" can stay in
 # the tree (7) for ever, and with every pawn there the game would never end.
@@ -42,6 +48,16 @@ def assert_security_headers(headers: Any, where: object = "") -> None:
 
 
 FORWARD_BUTTON = ", ".join(f"#actions button:not([disabled])[data-move='{m}']" for m in FORWARD)
+
+
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def free_port() -> int:
@@ -113,12 +129,7 @@ class Server:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+            stop_process(self.proc)
             if self.proc.stdout is not None:
                 self.output = self.proc.stdout.read().decode(errors="replace")
             self.proc = None
@@ -180,6 +191,65 @@ def fresh_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield make
     for srv in made:
         srv.stop()
+
+
+# -- the browser: Debian's Chromium driven by Playwright (never downloaded) -----------------------
+
+CHROMIUM = shutil.which("chromium")
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def bypassing_csp(b: Browser) -> Browser:
+    """`b`, whose contexts and pages bypass the page's Content-Security-Policy.
+
+    Playwright's string predicates (wait_for_function("...")) run through eval, which the page's
+    CSP forbids: the browser tests' contexts bypass it. The CSP itself is checked, with no
+    bypass, in test_error_texts.py."""
+    new_context, new_page = b.new_context, b.new_page
+    b.new_context = lambda **kw: new_context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    b.new_page = lambda **kw: new_page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    return b
+
+
+@contextlib.contextmanager
+def launched_browser(bypass_csp: bool = True) -> Iterator[Browser]:
+    """A Chromium whose pages bypass the CSP (`bypassing_csp`; `bypass_csp=False` only for the
+    test of the CSP itself); the test is skipped without one."""
+    if CHROMIUM is None:
+        pytest.skip("Chromium not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        if bypass_csp:
+            b = bypassing_csp(b)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for a module's tests (`launched_browser`); each test opens its own pages."""
+    with launched_browser() as b:
+        yield b
+
+
+def watch(page: Page) -> list[str]:
+    """The page's script errors and dialogs (dismissed), as they happen: a test ends asserting
+    the list is empty."""
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    return problems
 
 
 @pytest.fixture(scope="session")

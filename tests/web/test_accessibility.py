@@ -3,30 +3,21 @@ violation on any view of the page, in each of the four languages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, sync_playwright
 
 from tests.web.test_api import _play_to_the_end
-from tests.web.test_browser import ARGS, CHROMIUM, bypassing_csp
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
 LANGS = ("lv", "cs", "ca", "en")
 VIEWS = ("home", "table", "finished", "replay", "rules")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,27 +4,19 @@ log by turns, the ending, the replay's scrubber, the phone layout and the page's
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.web.conftest import watch
 from tests.web.test_api import _play_to_the_end
-from tests.web.test_browser import ARGS, CHROMIUM, _watch, bypassing_csp
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
-        yield b
-        b.close()
 
 
 def _hot_seat(
@@ -56,7 +48,7 @@ def test_the_board_has_45_illustrated_squares_and_distinct_pawns(
     _, link = _hot_seat(server, ("A", "B", "C", "D", "E", "F", "G", "H"))
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(server.base + link)
         page.wait_for_selector("[data-move='roll']")
@@ -204,7 +196,7 @@ def test_the_log_is_grouped_by_turn_and_numbered_as_in_the_replay(
     _play_to_the_end(server, t)
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(server.base + link)
         page.wait_for_selector("#winner")
@@ -236,7 +228,7 @@ def test_the_replay_scrubber_and_the_position_in_the_address(
     total = len(server.get(f"/api/games/{t['game']}/record").json()["actions"])
     context = browser.new_context()
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(f"{server.base}/replay/{t['game']}?step=7")
         page.wait_for_selector("#step[data-step='7']")
@@ -318,7 +310,7 @@ def test_home_plays_now_against_bots_in_one_click_and_links_the_rules(
 ) -> None:
     context = browser.new_context(locale="cs-CZ")
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(server.base + "/")
         page.wait_for_selector("#bot-kinds dd")

@@ -4,59 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shutil
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
+from tests.web.conftest import FORWARD_BUTTON, watch
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def bypassing_csp(b: Browser) -> Browser:
-    """`b`, whose contexts and pages bypass the page's Content-Security-Policy.
-
-    Playwright's string predicates (wait_for_function("...")) run through eval, which the page's
-    CSP forbids: the browser tests' contexts bypass it. The CSP itself is checked, with no
-    bypass, in test_error_texts.py."""
-    new_context, new_page = b.new_context, b.new_page
-    b.new_context = lambda **kw: new_context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
-    b.new_page = lambda **kw: new_page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
-    return b
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
-        yield b
-        b.close()
-
-
-def _watch(page: Page) -> list[str]:
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
-    return problems
 
 
 def _play_until_over(pages: list[Page], limit: int = 3000) -> None:
@@ -82,7 +41,7 @@ def test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
     )
     contexts = [browser.new_context(), browser.new_context()]
     pages = [c.new_page() for c in contexts]
-    problems = [_watch(p) for p in pages]
+    problems = [watch(p) for p in pages]
     try:
         for page, seat in zip(pages, t["seats"][:2], strict=True):
             page.goto(server.base + seat["link"])
@@ -116,7 +75,7 @@ def test_a_hot_seat_game_made_on_the_home_page_in_one_page(
 ) -> None:
     context = browser.new_context()
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(server.base + "/")
         page.wait_for_selector(".seat")
@@ -212,7 +171,7 @@ def test_a_hot_seat_game_played_to_the_end_with_the_keyboard_alone_then_replayed
     t, link = _hot_seat(server, edition="classic")
     context = browser.new_context()
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     on_a_move = "document.activeElement && document.activeElement.matches('[data-move]')"
     ready = (
         "document.querySelector('#actions button:not([disabled])')"
@@ -279,7 +238,7 @@ def test_a_phone_sized_screen_shows_a_readable_board_and_the_buttons_in_reach(
     _, link = _hot_seat(server, language=lang)
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
     try:
         page.goto(server.base + link)
         page.wait_for_selector("[data-move]")
@@ -318,7 +277,7 @@ def test_the_board_reflows_when_the_window_crosses_the_phone_breakpoint(
     _, link = _hot_seat(server)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    problems = _watch(page)
+    problems = watch(page)
 
     def row_of(square: int) -> float:
         box = page.locator(f"[data-square='{square}'] rect").bounding_box()

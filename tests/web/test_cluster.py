@@ -20,7 +20,7 @@ import pytest
 import websockets
 
 from tests.web.cluster import START, Cluster, missing
-from tests.web.conftest import Server, forward
+from tests.web.conftest import Server, forward, launched_browser, watch
 from tests.web.postgres import PostgresCluster
 
 REASON = missing()
@@ -449,62 +449,36 @@ def test_redis_restarted_mid_game_play_goes_on_after_a_resync(cluster: Cluster) 
 
 
 def test_the_browser_plays_a_full_game_through_nginx(cluster: Cluster, tmp_path: Path) -> None:
-    pytest.importorskip("playwright")
     from tests.web import test_browser
 
-    if test_browser.CHROMIUM is None:
-        pytest.skip("Chromium not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = test_browser.bypassing_csp(
-            p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+    with launched_browser() as browser:
+        test_browser.test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
+            cluster.front, browser
         )
-        try:
-            test_browser.test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
-                cluster.front, browser
-            )
-        finally:
-            browser.close()
 
 
 def test_the_page_reconnects_through_nginx_when_its_process_is_killed(cluster: Cluster) -> None:
     """Every process is killed in turn (so the page's own is among them) and started again; the
     page comes back by itself through nginx and shows a move made meanwhile."""
-    pytest.importorskip("playwright")
-    from tests.web import test_browser
-
-    if test_browser.CHROMIUM is None:
-        pytest.skip("Chromium not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
     front = cluster.front
     t = front.create([{"name": "Ann"}, {"name": "Bo"}])
-    with sync_playwright() as p:
-        browser = test_browser.bypassing_csp(
-            p.chromium.launch(executable_path=test_browser.CHROMIUM, args=test_browser.ARGS)
+    with launched_browser() as browser:
+        page = browser.new_page()
+        problems = watch(page)
+        page.goto(front.base + t["seats"][0]["link"])
+        page.wait_for_selector("#actions button[data-move='roll']:not([disabled])")
+        for srv in cluster.servers:
+            srv.kill()
+            srv.start(START)
+        # the move is made elsewhere (another device of the same seat) while the page is
+        # reconnecting or back: it must show it either way
+        r = front.post(
+            f"/api/games/{t['game']}/actions",
+            {"token": t["seats"][0]["token"], "version": 0, "move": "roll"},
         )
-        try:
-            page = browser.new_page()
-            problems = test_browser._watch(page)
-            page.goto(front.base + t["seats"][0]["link"])
-            page.wait_for_selector("#actions button[data-move='roll']:not([disabled])")
-            for srv in cluster.servers:
-                srv.kill()
-                srv.start(START)
-            # the move is made elsewhere (another device of the same seat) while the page is
-            # reconnecting or back: it must show it either way
-            r = front.post(
-                f"/api/games/{t['game']}/actions",
-                {"token": t["seats"][0]["token"], "version": 0, "move": "roll"},
-            )
-            assert r.is_success, r.text
-            page.wait_for_function(
-                "document.querySelectorAll('#log li').length > 0", timeout=30_000
-            )
-            # the narration of the roll is in the page's log: it came back and caught up
-            face = record(front, t["game"])["actions"][0]["roll"]
-            assert str(face) in page.locator("#log").inner_text()
-            assert problems == []
-        finally:
-            browser.close()
+        assert r.is_success, r.text
+        page.wait_for_function("document.querySelectorAll('#log li').length > 0", timeout=30_000)
+        # the narration of the roll is in the page's log: it came back and caught up
+        face = record(front, t["game"])["actions"][0]["roll"]
+        assert str(face) in page.locator("#log").inner_text()
+        assert problems == []

@@ -4,14 +4,17 @@ under the Content-Security-Policy without a single violation (real Chromium)."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from robinson.i18n import LANGUAGES, Translator
 from robinson.web.errors import STATUS
-from tests.web.conftest import Server
+from tests.web.conftest import Server, launched_browser
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -25,23 +28,15 @@ def test_every_error_code_has_a_message_in_the_catalog(lang: str) -> None:
         assert copied == [], f"{lang}: English words for {copied}"
 
 
-CHROMIUM = shutil.which("chromium")
-
-
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    if CHROMIUM is None:
-        pytest.skip("Chromium not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+def chromium() -> Iterator[Browser]:
+    """The one browser of the tests that keeps the page's CSP: a violation is a console line."""
+    with launched_browser(bypass_csp=False) as browser:
         yield browser
-        browser.close()
 
 
-def _page(browser: object, lang: str) -> tuple[object, list[str]]:
-    context = browser.new_context()  # type: ignore[attr-defined]
+def _page(browser: Browser, lang: str) -> tuple[Page, list[str]]:
+    context = browser.new_context()
     context.add_init_script(f"localStorage.setItem('robinson.lang', '{lang}')")
     page = context.new_page()
     violations: list[str] = []
@@ -56,13 +51,13 @@ def _page(browser: object, lang: str) -> tuple[object, list[str]]:
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["lv", "ca"])
 def test_the_page_shows_errors_in_the_viewers_language(
-    server: Server, chromium: object, lang: str
+    server: Server, chromium: Browser, lang: str
 ) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
     page, violations = _page(chromium, lang)
-    page.goto(f"{server.base}/t/{t['table']}#not-a-seat-token")  # type: ignore[attr-defined]
+    page.goto(f"{server.base}/t/{t['table']}#not-a-seat-token")
     expected = Translator(lang).ui_strings()["web.error.bad_token"]
-    page.wait_for_function(  # type: ignore[attr-defined]
+    page.wait_for_function(
         "text => document.getElementById('error').textContent === text", arg=expected
     )
     assert violations == []
@@ -70,16 +65,16 @@ def test_the_page_shows_errors_in_the_viewers_language(
 
 @pytest.mark.browser
 def test_an_unknown_table_gets_a_page_that_says_so_with_a_link_home(
-    server: Server, chromium: object
+    server: Server, chromium: Browser
 ) -> None:
     page, violations = _page(chromium, "cs")
-    page.goto(f"{server.base}/t/no-such-table")  # type: ignore[attr-defined]
-    page.wait_for_selector("#missing:not([hidden])")  # type: ignore[attr-defined]
+    page.goto(f"{server.base}/t/no-such-table")
+    page.wait_for_selector("#missing:not([hidden])")
     ui = Translator("cs").ui_strings()
-    assert page.text_content("#missing h2") == ui["web.no_table"]  # type: ignore[attr-defined]
-    link = page.locator("#missing a")  # type: ignore[attr-defined]
+    assert page.text_content("#missing h2") == ui["web.no_table"]
+    link = page.locator("#missing a")
     assert link.get_attribute("href") == "/" and link.text_content() == ui["web.go_home"]
-    assert page.locator("#table").is_hidden()  # type: ignore[attr-defined]
+    assert page.locator("#table").is_hidden()
     link.click()
-    page.wait_for_selector("#home:not([hidden])")  # type: ignore[attr-defined]
+    page.wait_for_selector("#home:not([hidden])")
     assert violations == []

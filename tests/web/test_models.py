@@ -5,9 +5,8 @@ from /api/meta are the ones the server enforces."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,6 +14,9 @@ from robinson.engine import MAX_PLAYERS, MIN_PLAYERS
 from robinson.web import limits
 from robinson.web.models import server_message
 from tests.web.conftest import Server, forward
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 def _resolve(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -117,21 +119,15 @@ def test_every_websocket_message_of_a_whole_game_matches_its_model(server: Serve
         assert seen.get(kind), f"no {kind} message was seen: {seen}"
 
 
-def test_the_page_takes_the_name_limit_from_meta(server: Server) -> None:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.skip("Chromium not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.goto(server.base + "/")
-            page.wait_for_selector("#seats .seat input")
-            lengths = page.eval_on_selector_all(
-                "#seats .seat input[name=name]", "els => els.map(e => e.maxLength)"
-            )
-        finally:
-            browser.close()
+@pytest.mark.browser
+def test_the_page_takes_the_name_limit_from_meta(server: Server, browser: Browser) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("#seats .seat input")
+        lengths = page.eval_on_selector_all(
+            "#seats .seat input[name=name]", "els => els.map(e => e.maxLength)"
+        )
+    finally:
+        page.close()
     assert lengths and set(lengths) == {limits.MAX_NAME}

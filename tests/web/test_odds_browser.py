@@ -4,22 +4,16 @@ be hidden, each option's chance at a decision, and the chart of the whole game i
 from __future__ import annotations
 
 import contextlib
-import shutil
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
-
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from tests.web.conftest import FORWARD_BUTTON  # noqa: E402
-from tests.web.test_browser import ARGS  # noqa: E402
+from tests.web.conftest import FORWARD_BUTTON, launched_browser
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -38,9 +32,8 @@ def _hot_seat(
     and the page's uncaught errors and console errors (a refused odds request logs one)."""
     t = server.create([{"name": n} for n in names], **options)
     link = t["seats"][0]["link"] + "".join("," + s["token"] for s in t["seats"][1:])
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(bypass_csp=True)  # its string predicates need eval (see CSP)
+    with launched_browser() as browser:
+        page = browser.new_page()
         problems: list[str] = []
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -49,7 +42,7 @@ def _hot_seat(
             page.wait_for_selector("[data-move]")
             yield page, t, problems
         finally:
-            browser.close()
+            page.close()
 
 
 def _move(page: Page, button: str = FORWARD_BUTTON) -> None:

@@ -3,40 +3,18 @@ panel, handing an absent player's seat to a bot with confirmation, presence and 
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Chromium not installed: apt-get install chromium", allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-from tests.web.test_browser import bypassing_csp  # noqa: E402
+from tests.web.conftest import watch
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = bypassing_csp(p.chromium.launch(executable_path=CHROMIUM, args=ARGS))
-        yield b
-        b.close()
-
-
-def _watch(page: Page) -> list[str]:
-    problems: list[str] = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
-    return problems
 
 
 def test_an_invite_link_opened_in_a_second_browser_after_it_was_claimed_gives_no_seat(
@@ -47,7 +25,7 @@ def test_an_invite_link_opened_in_a_second_browser_after_it_was_claimed_gives_no
     first, second = browser.new_context(), browser.new_context()
     try:
         bruno = first.new_page()
-        problems = _watch(bruno)
+        problems = watch(bruno)
         bruno.goto(invite)
         bruno.wait_for_selector("[data-player='1'] .you")
         assert "#" not in bruno.url  # the invite leaves the address bar
@@ -74,7 +52,7 @@ def test_the_host_keeps_the_invite_links_with_copy_and_qr_after_creating_the_tab
     host, guest = browser.new_context(), browser.new_context()
     try:
         page = host.new_page()
-        problems = _watch(page)
+        problems = watch(page)
         page.goto(server.base + "/")
         page.wait_for_selector(".seat")
         page.locator(".seat select").nth(2).select_option("human")
@@ -124,7 +102,7 @@ def test_a_neighbour_hands_an_absent_players_seat_to_a_bot_after_confirming(
     context = browser.new_context()
     try:
         page = context.new_page()
-        problems = _watch(page)
+        problems = watch(page)
         page.goto(srv.base + t["seats"][1]["link"])
         # Anna never came: the countdown of her move runs, and her dot says she is away
         page.wait_for_selector("[data-clock='0']")

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from robinson.analysis.policy import EAGER_OPTION
 from robinson.analysis.sim.batch import Setup
-from robinson.analysis.sim.fast import run_batch
+from robinson.analysis.sim.fast import run_winners
 from robinson.analysis.sim.kernel import NO_WINNER, TRUNCATED
 from robinson.analysis.sim.policies import fast_tables
 from robinson.analysis.sim.stats import proportion
@@ -35,7 +35,7 @@ def winners(state: State, games: int, seed: int) -> npt.NDArray[np.int8]:
     """The winner of each of `games` games played from `state` (a position at a roll)."""
     n = len(state.players)
     setup = Setup(state.ruleset, n, seed=seed, position=state)
-    return run_batch(setup, _tables(state.ruleset, n), 0, games).winner
+    return run_winners(setup, _tables(state.ruleset, n), 0, games)
 
 
 def _chances(state: State, games: int, seed: int) -> dict[str, Any]:
@@ -44,15 +44,18 @@ def _chances(state: State, games: int, seed: int) -> dict[str, Any]:
         return {"p_win": p, "ci95": [[x, x] for x in p], "p_no_winner": float(state.winner is None)}
     if state.phase is not Phase.ROLL:  # a decision the option led to: the played policy's
         return _chances(apply(state, Choose(EAGER_OPTION[state.phase]))[0], games, seed)
-    won = winners(state, games, seed)
-    counted = int((won != TRUNCATED).sum())
+    n = len(state.players)
+    # one pass over the winners: counts[k] of the winner k + 2 (so the cut games are 0, the
+    # games without a winner 1, and seat s is s + 2)
+    counts = np.bincount(winners(state, games, seed) - TRUNCATED, minlength=n + 2).tolist()
+    counted = games - counts[0]
     if counted == 0:
         raise RobinsonError("every simulated game was cut at the roll limit")
-    estimates = [proportion(int((won == s).sum()), counted) for s in range(len(state.players))]
+    estimates = [proportion(counts[s - TRUNCATED], counted) for s in range(n)]
     return {
         "p_win": [e.value for e in estimates],
         "ci95": [[e.low, e.high] for e in estimates],
-        "p_no_winner": int((won == NO_WINNER).sum()) / counted,
+        "p_no_winner": counts[NO_WINNER - TRUNCATED] / counted,
     }
 
 

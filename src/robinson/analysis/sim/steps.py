@@ -23,7 +23,7 @@ target get those of the footprint added after the run.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,9 @@ _KIND_OF = {
     Effect.HOME: HOME,
 }
 _OUT_OF_LINE = (TRAVEL, NEIGHBOUR, FRIDAY, RESCUE, SHIP, HOME)
+# Out of line only for their money: a landing there moves no pawn and ends the turn. Steps built
+# without money (`build_steps(money=False)`, for the winners alone) make them plain.
+_MONEY_ONLY = (TRAVEL, NEIGHBOUR, FRIDAY, RESCUE)
 
 # Decision rows of a local table (`kernel` docstring): option 0 is restart / stay / again / jump.
 DEC_SHIPWRECK, DEC_TREE, DEC_BREAD, DEC_CANOE = 0, 1, 2, 3
@@ -121,6 +124,7 @@ def _step(
     fever_extra: bool,
     joint: bool,
     board: BoardTables,
+    money: bool,
 ) -> int:
     kinds, amounts, targets = board
     if kinds[here] == GALLOWS and face == DEATH_ROLL:
@@ -141,6 +145,8 @@ def _step(
         t = 2 * HOME_SQUARE - t
     kind = int(kinds[t])
     amount = int(amounts[t])
+    if kind in _MONEY_ONLY and not money:
+        return _plain(t, t)
     if kind in _OUT_OF_LINE:
         return SPECIAL
     if kind == RECEIVE:
@@ -173,17 +179,43 @@ def build_steps(
     fever_extra: bool,
     joint: bool,
     board: Board = STANDARD_BOARD,
+    money: bool = True,
 ) -> npt.NDArray[np.int32]:
     """The steps of every seat on `board`, raveled: entry `(seat * ROWS + here) * FACES_PER_ROW +
     face`. `tables` are the seats' local decision tables (players x 4 x 7); with `joint`, the
-    decisions are left to the joint table, out of line."""
+    decisions are left to the joint table, out of line. Without `money` the steps are for the
+    pawns alone (`kernel.play_winners`, which reads no money field): the squares whose effect is
+    money alone are plain steps that pay nothing. A read-only array, shared by the calls
+    with the same arguments: building it costs milliseconds of Python, as much as tens of
+    thousands of games, and the odds ask for the same steps position after position."""
+    local = np.ascontiguousarray(tables, dtype=np.int8)
+    return _steps(local.tobytes(), local.shape, optional, fever_extra, joint, board, money)
+
+
+@lru_cache(maxsize=64)
+def _steps(
+    tables: bytes,
+    shape: tuple[int, ...],
+    optional: bool,
+    fever_extra: bool,
+    joint: bool,
+    board: Board,
+    money: bool,
+) -> npt.NDArray[np.int32]:
     arrays = board_tables(board)
-    players = tables.shape[0]
+    players = shape[0]
+    seat_tables = np.frombuffer(tables, np.int8).reshape(shape)
     steps = np.full((players, ROWS, FACES_PER_ROW), SPECIAL, np.int32)
     for seat in range(players):
+        same = next(s for s in range(seat + 1) if (seat_tables[s] == seat_tables[seat]).all())
+        if same < seat:  # the same table gives the same steps (every seat eager, say)
+            steps[seat] = steps[same]
+            continue
         for here in range(HOME_SQUARE):
             for face in range(1, 7):
                 steps[seat, here, face] = _step(
-                    here, face, tables[seat], optional, fever_extra, joint, arrays
+                    here, face, seat_tables[seat], optional, fever_extra, joint, arrays, money
                 )
-    return steps.ravel()
+    raveled = steps.ravel()
+    raveled.flags.writeable = False
+    return raveled
