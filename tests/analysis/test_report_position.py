@@ -10,6 +10,7 @@ import html
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ TREE = {
     + [{"choose": "move"}, {"roll": 1}, {"roll": 5}],
 }
 GAMES = "3000"  # where figures are simulated: enough for a page, quick for a test
+PHONE = {"width": 390, "height": 844}
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
 
@@ -206,3 +208,26 @@ def test_lang_gives_that_languages_words_and_a_phone_viewport(tmp_path: Path, la
     text = re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]+"', "", page))
     for key in ("report.history.note", "report.decision.title", "report.th.dead_at_end"):
         assert Translator("en").gettext(key) not in text, key
+
+
+@pytest.mark.browser
+def test_the_position_report_fits_a_phone_screen(tmp_path: Path) -> None:
+    """In a real Chromium at a phone's width the page does not scroll sideways and its three
+    plots fit the screen."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Chromium not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    _report(tmp_path, _write(tmp_path, TREE), "--lang", "cs", "--games", GAMES)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE)
+            page.goto((tmp_path / "page" / "index.html").as_uri())
+            assert page.evaluate("window.innerWidth") == PHONE["width"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            rights = page.evaluate("[...document.images].map(i => i.getBoundingClientRect().right)")
+            assert len(rights) == 3 and max(rights) <= PHONE["width"]
+        finally:
+            browser.close()
