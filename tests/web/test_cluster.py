@@ -340,7 +340,7 @@ def test_a_clock_is_driven_by_the_lease_holder_and_taken_over_when_it_is_killed(
         due_at = datetime.fromisoformat(due.replace("Z", "+00:00")).timestamp()
         while _view(front, table)["version"] < view["version"] + 1:
             # the lease runs out 3 s after the kill at most, the sweep finds it within 0.5 s
-            assert time.time() < max(due_at, time.time()) + 10, "the clock stopped with it"
+            assert time.time() < due_at + 15, "the clock stopped with the killed process"
             time.sleep(0.2)
         late = time.time() - due_at
         new_holder = lease_holder(cluster, table)

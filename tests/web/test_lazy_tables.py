@@ -134,3 +134,15 @@ def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
     finally:
         srv.stop()
     assert "unloaded 1 idle tables (0 stay in memory)" in srv.output, srv.output
+
+
+def test_the_command_lines_unload_default_is_the_services() -> None:
+    """`robinson serve` writes the default out (so `--help` need not import the server)."""
+    import argparse
+
+    from robinson.cli.serve import register
+    from robinson.web.service import UNLOAD_AFTER
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    assert parser.parse_args(["serve"]).unload_after == UNLOAD_AFTER

@@ -58,10 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--unload-after",
         type=float,
-        default=600.0,
+        default=600.0,  # web.service.UNLOAD_AFTER (not imported here: `--help` stays quick)
         metavar="SECONDS",
         help="drop a table nobody watches or plays from memory after this long; it loads again "
-        "from the database when asked for (default 600; 0: keep every table loaded)",
+        "from the database when asked for (default %(default)g; 0: keep every table loaded)",
     )
     from robinson.web.ratelimit import KINDS, Rates
 

@@ -20,7 +20,7 @@ from robinson.web.guard import HEADERS, Guard
 from robinson.web.odds import OddsService
 from robinson.web.ratelimit import Limiter, Rates
 from robinson.web.routes import games, meta, odds, pages, seats, socket, tables
-from robinson.web.service import GameService
+from robinson.web.service import UNLOAD_AFTER, GameService
 from robinson.web.store import Store
 
 log = logging.getLogger("robinson.web")
@@ -33,7 +33,7 @@ def create_app(
     absent_after: float = 60.0,
     rates: Rates | None = None,
     expire_days: float = 30,
-    unload_after: float = 600.0,
+    unload_after: float = UNLOAD_AFTER,
 ) -> FastAPI:
     """`redis_url`: share the tables with other processes through that Redis (web/cluster.py);
     `absent_after`: seconds without a connection after which others may hand a seat to a bot;
