@@ -22,7 +22,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from robinson.web.guard import CSP
+from robinson.web.api.guard import CSP
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from robinson import fairdice as dice
 from robinson.cli import main
 from robinson.engine import GameRecord, Roll, Ruleset
-from robinson.web import dice
 
 
 def test_a_face_is_the_first_byte_below_252_of_the_hmac_mod_6_plus_1() -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from robinson.i18n import LANGUAGES, Translator
-from robinson.web.errors import STATUS
+from robinson.web.protocol.errors import STATUS
 from tests.web.conftest import Server, launched_browser
 
 if TYPE_CHECKING:

@@ -13,10 +13,11 @@ from typing import Any
 
 from sqlalchemy import create_engine, insert, text
 
+from robinson import fairdice as dice
 from robinson.engine import Ruleset, new_game, to_text
-from robinson.web import dice
-from robinson.web.live import token_hash
-from robinson.web.store import Store, games, seats, tables
+from robinson.web.service.live import token_hash
+from robinson.web.store import Store
+from robinson.web.store.schema_tables import games, seats, tables
 from tests.web.conftest import Server, forward
 
 
@@ -134,15 +135,3 @@ def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
     finally:
         srv.stop()
     assert "unloaded 1 idle tables (0 stay in memory)" in srv.output, srv.output
-
-
-def test_the_command_lines_unload_default_is_the_services() -> None:
-    """`robinson serve` writes the default out (so `--help` need not import the server)."""
-    import argparse
-
-    from robinson.cli.serve import register
-    from robinson.web.service import UNLOAD_AFTER
-
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
-    assert parser.parse_args(["serve"]).unload_after == UNLOAD_AFTER

@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 from importlib import resources
 from typing import Any
 
-from robinson.web.guard import CSP
-from robinson.web.limits import MAX_DEPTH, MAX_MESSAGE
+from robinson.web.api.guard import CSP
+from robinson.web.protocol.limits import MAX_DEPTH, MAX_MESSAGE
 from tests.web.conftest import Server, assert_security_headers
 
 
@@ -209,8 +209,9 @@ def test_a_bug_of_ours_is_a_500_in_the_envelope_with_the_security_headers(tmp_pa
     from fastapi.testclient import TestClient
 
     from robinson.web.app import create_app
+    from robinson.web.settings import Settings
 
-    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'r.sqlite3'}"))
 
     @app.get("/api/broken")
     async def broken() -> None:

@@ -28,8 +28,7 @@ from sqlalchemy import (
     text,
 )
 
-from robinson.web import schema
-from robinson.web.store import Store, StoreUnavailable, metadata
+from robinson.web.store import Store, StoreUnavailable, metadata, schema
 from tests.web.conftest import Server, forward
 
 # The schema as the code before migrations created it (store.py at commit ff20963), frozen here:
@@ -237,5 +236,5 @@ def test_the_revisions_make_exactly_the_schema_the_code_queries(new_url: Any) ->
 
 def test_the_head_the_server_checks_first_is_alembics_head() -> None:
     """A database at `schema.HEAD` is used without importing Alembic: HEAD must be the newest
-    revision of web/migrations/versions, or a new revision would never run."""
+    revision of web/store/migrations/versions, or a new revision would never run."""
     assert schema.head() == schema.HEAD

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from robinson.engine import MAX_PLAYERS, MIN_PLAYERS
-from robinson.web import limits
-from robinson.web.models import server_message
+from robinson.web.protocol import limits
+from robinson.web.protocol.server import server_message
 from tests.web.conftest import Server, forward
 
 if TYPE_CHECKING:

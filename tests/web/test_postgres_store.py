@@ -12,20 +12,24 @@ import time
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
-from robinson.web.errors import ServiceError
+from robinson.engine import Choose, Roll
+from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import GameService, SeatSpec
+from robinson.web.settings import Settings
 from robinson.web.store import (
     Conflict,
     GameRow,
     SeatRow,
+    Step,
+    StorageDown,
     Store,
     StoreUnavailable,
     TableRow,
     database_url,
-    tables,
 )
+from robinson.web.store.schema_tables import games, tables
 
 RULES = {"edition": "classic", "start_tokens": 10, "stake": 1, "share": "half"}
 
@@ -39,11 +43,39 @@ def _table(n: int, table_id: str = "t1", game_id: str = "g1") -> tuple[TableRow,
     return table, game
 
 
+def _unfinished(store: Store) -> list[str]:
+    """The tables whose current game is not over, read straight from the tables."""
+    query = (
+        select(tables.c.id)
+        .join(games, games.c.id == tables.c.current_game)
+        .where(games.c.over == 0)
+    )
+    with store.engine.connect() as conn:
+        return [r.id for r in conn.execute(query)]
+
+
+def _games_of(store: Store, table_id: str) -> list[tuple[str, int, bool]]:
+    query = (
+        select(games.c.id, games.c.number, games.c.over)
+        .where(games.c.table_id == table_id)
+        .order_by(games.c.number)
+    )
+    with store.engine.connect() as conn:
+        return [(r.id, r.number, bool(r.over)) for r in conn.execute(query)]
+
+
+def _append(store: Store, game: str, seq: int, face: int | str, over: bool = False) -> None:
+    """Step `seq` of `game` at table t1: a roll of `face`, or the option `face`."""
+    action = Roll(face) if isinstance(face, int) else Choose(face)
+    step = Step("t1", game, seq, action, 0, int(time.time() * 1000))
+    store.append(step, f"summary-{seq + 1}", over, None if over else 1)
+
+
 def test_the_schema_is_made_once_and_a_table_reads_back_as_written(database_url: str) -> None:
     store = Store(database_url)
     table, game = _table(3)
     store.create_table(table, game, "summary-0")
-    store.append("g1", 0, {"roll": 3}, 0, "summary-1", over=False)
+    _append(store, "g1", 0, 3)
     store.close()
     again = Store(database_url)  # opening an existing database keeps its data
     try:
@@ -53,10 +85,10 @@ def test_the_schema_is_made_once_and_a_table_reads_back_as_written(database_url:
         row = again.load_game("g1")
         assert row is not None and row.actions == [{"roll": 3}]
         assert row.players == game.players and row.ruleset == RULES
-        assert again.tables_with_unfinished_games() == ["t1"]
-        assert again.games_of_table("t1") == [("g1", 1, False)]
-        again.append("g1", 1, {"choose": "stay"}, 0, "summary-2", over=True)
-        assert again.tables_with_unfinished_games() == []
+        assert _unfinished(again) == ["t1"]
+        assert _games_of(again, "t1") == [("g1", 1, False)]
+        _append(again, "g1", 1, "stay", over=True)
+        assert _unfinished(again) == []
     finally:
         again.close()
 
@@ -77,9 +109,9 @@ def test_a_step_written_twice_is_a_conflict_and_the_log_keeps_the_first(database
     store = Store(database_url)
     try:
         store.create_table(*_table(2), "s")
-        store.append("g1", 0, {"roll": 2}, 0, "s1", over=False)
+        _append(store, "g1", 0, 2)
         with pytest.raises(Conflict, match="already has step 0"):
-            store.append("g1", 0, {"roll": 5}, 0, "s1", over=False)
+            _append(store, "g1", 0, 5)
         row = store.load_game("g1")
         assert row is not None and row.actions == [{"roll": 2}]
     finally:
@@ -92,8 +124,8 @@ def test_other_integrity_errors_are_not_mistaken_for_a_conflict(database_url: st
     store = Store(database_url)
     try:
         store.create_table(*_table(2), "s")
-        with pytest.raises(IntegrityError):  # no such game: a foreign key, not a lost race
-            store.append("nope", 0, {"roll": 2}, 0, "s", over=False)
+        with pytest.raises(StorageDown):  # no such game: a foreign key, not a lost race
+            _append(store, "nope", 0, 2)
         with pytest.raises(IntegrityError), store.engine.begin() as conn:
             conn.execute(insert(tables).values(id="t1", language="en", created=0))
     finally:
@@ -105,7 +137,7 @@ def _write(
 ) -> None:
     barrier.wait()
     try:
-        store.append("g1", seq, {"roll": face}, 0, f"s{seq}", over=False)
+        _append(store, "g1", seq, face)
         outcomes.append("stored")
     except Conflict:
         outcomes.append("conflict")
@@ -162,7 +194,7 @@ def test_two_servers_starting_on_an_empty_database_make_the_schema_once(
 def _play_bots(database_url: str) -> tuple[dict[str, Any], int]:
     async def main() -> tuple[dict[str, Any], int]:
         store = Store(database_url)
-        service = GameService(store, bot_delay=0)
+        service = GameService(store, Settings(bot_delay=0))
         await service.start()
         seats = [SeatSpec(f"Bot{i}", "bot", "heuristic") for i in range(3)]
         made = await service.create_table(seats, RULES | {"edition": "standard"}, 0, "cs")
@@ -187,7 +219,7 @@ def test_the_service_plays_a_full_bot_game_and_the_store_holds_every_step(
     try:
         row = store.load_game(made["game"])
         assert row is not None and len(row.actions) == version > 0
-        assert store.tables_with_unfinished_games() == []
+        assert _unfinished(store) == []
     finally:
         store.close()
 
@@ -195,7 +227,7 @@ def test_the_service_plays_a_full_bot_game_and_the_store_holds_every_step(
 def test_a_refused_move_writes_nothing(database_url: str) -> None:
     async def main() -> None:
         store = Store(database_url)
-        service = GameService(store, bot_delay=0)
+        service = GameService(store, Settings(bot_delay=0))
         made = await service.create_table([SeatSpec("A"), SeatSpec("B")], RULES)
         token = made["seats"][0]["token"]
         for version, move, code in [(0, "stay", "illegal_action"), (4, "roll", "stale_version")]:
@@ -215,7 +247,7 @@ def test_a_refused_move_writes_nothing(database_url: str) -> None:
 
 
 def _only_game(store: Store) -> str:
-    (table_id,) = store.tables_with_unfinished_games()
+    (table_id,) = _unfinished(store)
     table = store.load_table(table_id)
     assert table is not None and table.current_game is not None
     return table.current_game

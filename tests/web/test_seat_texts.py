@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from robinson.i18n import LANGUAGES
-from robinson.web import texts
+from robinson.web.service import texts
 from robinson.web.store import Note
 
 NAMES = ["Anna", "Bruno"]

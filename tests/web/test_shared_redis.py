@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from robinson.engine import Roll
+from robinson.web.cluster.messages import BusMessage, Moved
+from robinson.web.store.rows import Note, SeatRow, Step
 from tests.web.cluster import REDIS, RedisServer
 
 pytestmark = pytest.mark.skipif(
@@ -57,7 +60,7 @@ async def until(check: Callable[[], bool], seconds: float = 20) -> None:
 def test_one_lease_holder_at_a_time_and_another_takes_over_when_it_stops_renewing(
     redis_server: RedisServer,
 ) -> None:
-    from robinson.web.lease import RedisLeases
+    from robinson.web.cluster.leases import RedisLeases
 
     async def body(client: Any) -> None:
         events: list[tuple[str, str]] = []
@@ -91,7 +94,7 @@ def test_one_lease_holder_at_a_time_and_another_takes_over_when_it_stops_renewin
 
 
 def test_a_lease_survives_a_redis_restart_with_its_holder(redis_server: RedisServer) -> None:
-    from robinson.web.lease import RedisLeases
+    from robinson.web.cluster.leases import RedisLeases
 
     async def body(client: Any) -> None:
         a, b = RedisLeases(client(), "A", ttl=1.0), RedisLeases(client(), "B", ttl=1.0)
@@ -108,31 +111,39 @@ def test_a_lease_survives_a_redis_restart_with_its_holder(redis_server: RedisSer
     run(redis_server, body)
 
 
+def _moved(seq: int) -> Moved:
+    """Step `seq` of a game, with a note and a seat row: every kind of field on the wire."""
+    seat = SeatRow(0, "Ann ✓", "bot", "eager", "ab" * 32, timeouts=3)
+    note = Note(seq, "timeout_bot", {"seat": 0, "count": 3})
+    step = Step("t1", "g1", seq, Roll(seq % 6 + 1), 0, 1_800_000_000_000, None, (note,), (seat,))
+    return Moved.of(step)
+
+
 def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
     redis_server: RedisServer,
 ) -> None:
-    from robinson.web.bus import RedisBroadcaster
+    from robinson.web.cluster.bus import RedisBroadcaster
 
     async def body(client: Any) -> None:
-        got: dict[str, list[tuple[str, dict[str, Any]]]] = {"A": [], "B": []}
+        got: dict[str, list[tuple[str, BusMessage]]] = {"A": [], "B": []}
+        followed: list[str] = []
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
 
         async def nothing() -> None:
             return None
 
-        await a.start(lambda t, m: got["A"].append((t, m)), nothing)
-        await b.start(lambda t, m: got["B"].append((t, m)), nothing)
+        await a.start(lambda t, m: got["A"].append((t, m)), nothing, lambda t: None)
+        await b.start(lambda t, m: got["B"].append((t, m)), nothing, followed.append)
         a.follow("t1")
         b.follow("t1")
-        await until(lambda: ("t1", {"k": "followed"}) in got["B"])
+        await until(lambda: "t1" in followed)
         for seq in range(200):
-            a.publish("t1", {"k": "move", "seq": seq})
-        a.publish("t2", {"k": "move", "seq": 0})  # a table B does not follow
-        await until(lambda: len([m for _, m in got["B"] if m["k"] == "move"]) == 200)
-        moves = [m["seq"] for t, m in got["B"] if m["k"] == "move"]
-        assert moves == list(range(200))
+            a.publish("t1", _moved(seq))
+        a.publish("t2", _moved(0))  # a table B does not follow
+        await until(lambda: len(got["B"]) == 200)
+        assert [m for _, m in got["B"]] == [_moved(seq) for seq in range(200)]  # typed, in order
         assert all(t == "t1" for t, _ in got["B"])
-        assert [m for _, m in got["A"] if m["k"] == "move"] == []  # its own are not delivered
+        assert got["A"] == []  # its own are not delivered
         await a.stop()
         await b.stop()
 
@@ -140,11 +151,12 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
 
 
 def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer) -> None:
-    from robinson.web.bus import RedisBroadcaster
+    from robinson.web.cluster.bus import RedisBroadcaster
 
     async def body(client: Any) -> None:
         resyncs: list[str] = []
-        got: list[dict[str, Any]] = []
+        got: list[BusMessage] = []
+        followed: list[str] = []
 
         async def resync() -> None:
             resyncs.append("B")
@@ -153,14 +165,14 @@ def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer)
             return None
 
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B", client())
-        await a.start(lambda t, m: None, nothing)
-        await b.start(lambda t, m: got.append(m), resync)
+        await a.start(lambda t, m: None, nothing, lambda t: None)
+        await b.start(lambda t, m: got.append(m), resync, followed.append)
         b.follow("t1")
-        await until(lambda: {"k": "followed"} in got)
+        await until(lambda: "t1" in followed)
         await asyncio.to_thread(redis_server.restart)
         await until(lambda: resyncs == ["B"])  # B was told it may have missed messages
-        a.publish("t1", {"k": "move", "seq": 7})
-        await until(lambda: any(m.get("seq") == 7 for m in got))  # and it follows t1 again
+        a.publish("t1", _moved(7))
+        await until(lambda: _moved(7) in got)  # and it follows t1 again
         await a.stop()
         await b.stop()
 
@@ -171,8 +183,8 @@ def test_rate_limits_count_the_hits_of_every_process_together(
     redis_server: RedisServer,
 ) -> None:
     """Two processes' limiters on one Redis: 5 a minute from one address in all, not each."""
-    from robinson.web.errors import ServiceError
-    from robinson.web.ratelimit import Limiter, Rates
+    from robinson.web.api.ratelimit import Limiter, Rates
+    from robinson.web.protocol.errors import ServiceError
 
     async def body(client: Any) -> None:
         rates = Rates(tables="5/minute")
@@ -194,8 +206,8 @@ def test_rate_limits_count_the_hits_of_every_process_together(
 def test_rate_limits_count_in_the_process_while_redis_is_away(
     redis_server: RedisServer,
 ) -> None:
-    from robinson.web.errors import ServiceError
-    from robinson.web.ratelimit import Limiter, Rates
+    from robinson.web.api.ratelimit import Limiter, Rates
+    from robinson.web.protocol.errors import ServiceError
 
     async def body(client: Any) -> None:
         limiter = Limiter(Rates(tables="2/minute"), "redis://127.0.0.1:1/0")  # nobody there
@@ -211,7 +223,7 @@ def test_rate_limits_count_in_the_process_while_redis_is_away(
 def test_presence_is_summed_over_processes_and_a_dead_process_vanishes(
     redis_server: RedisServer,
 ) -> None:
-    from robinson.web.shared import RedisPresence
+    from robinson.web.cluster.presence import RedisPresence
 
     async def body(client: Any) -> None:
         a, b = RedisPresence(client(), "A", ttl=1.0), RedisPresence(client(), "B", ttl=1.0)

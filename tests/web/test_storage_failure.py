@@ -6,8 +6,9 @@ import asyncio
 import shutil
 from pathlib import Path
 
-from robinson.web.errors import ServiceError
+from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import GameService, SeatSpec
+from robinson.web.settings import Settings
 from robinson.web.store import Store
 
 
@@ -17,7 +18,7 @@ def test_a_move_the_database_cannot_store_is_refused_and_not_applied(tmp_path: P
     store = Store(f"sqlite:///{folder / 'robinson.sqlite3'}")
 
     async def scenario() -> None:
-        service = GameService(store, bot_delay=0)
+        service = GameService(store, Settings(bot_delay=0))
         made = await service.create_table(
             [SeatSpec("Anna"), SeatSpec("Bruno")], {"edition": "standard"}
         )
@@ -52,7 +53,7 @@ def test_bots_wait_out_a_database_outage_and_finish_the_game(tmp_path: Path) -> 
     store = Store(f"sqlite:///{folder / 'robinson.sqlite3'}")
 
     async def scenario() -> None:
-        service = GameService(store, bot_delay=0.005)
+        service = GameService(store, Settings(bot_delay=0.005))
         made = await service.create_table(
             [SeatSpec("A", "bot", "eager"), SeatSpec("B", "bot", "random")],
             {"edition": "standard"},

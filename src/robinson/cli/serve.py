@@ -6,6 +6,8 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import fields
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,46 +34,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "this Redis (default: $ROBINSON_REDIS_URL, else none: this process alone); "
         "e.g. redis://localhost:6379/0 (docs/deploy.md)",
     )
-    p.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.8,
-        metavar="SECONDS",
-        help="pause before each bot move, so people can follow (default 0.8)",
-    )
-    p.add_argument(
-        "--absent-after",
-        type=float,
-        default=60.0,
-        metavar="SECONDS",
-        help="seconds without a connection after which other players may hand a seat to a "
-        "bot (default 60)",
-    )
-    p.add_argument(
-        "--expire-days",
-        type=float,
-        default=30,
-        metavar="DAYS",
-        help="close unfinished tables with no move for this long, keeping their records "
-        "(default 30; 0: never)",
-    )
-    p.add_argument(
-        "--unload-after",
-        type=float,
-        default=600.0,  # web.service.UNLOAD_AFTER (not imported here: `--help` stays quick)
-        metavar="SECONDS",
-        help="drop a table nobody watches or plays from memory after this long; it loads again "
-        "from the database when asked for (default %(default)g; 0: keep every table loaded)",
-    )
-    from robinson.web.ratelimit import KINDS, Rates
+    from robinson.web.settings import Rates, tunables
 
-    for kind, counted in KINDS.items():
+    for f in tunables():  # every numeric option of the server, with its default and bound
         p.add_argument(
-            f"--rate-{kind}",
-            default=getattr(Rates, kind),
+            "--" + f.name.replace("_", "-"),
+            type=_at_least(f.metadata["min"], "--" + f.name.replace("_", "-")),
+            default=f.default,
+            metavar=f.metadata["unit"],
+            help=f"{f.metadata['help']} (default %(default)g)",
+        )
+    for f in fields(Rates):
+        p.add_argument(
+            f"--rate-{f.name}",
+            type=_rate,
+            default=f.default,
             metavar="N/PERIOD",
-            help=f"most {counted} per client address, e.g. 10/minute (default "
-            f"{getattr(Rates, kind)}); over it: 429 rate_limited with Retry-After",
+            help=f"most {f.metadata['help']} per client address, e.g. 10/minute (default "
+            f"%(default)s); over it: 429 rate_limited with Retry-After",
         )
     p.set_defaults(run=run)
 
@@ -89,27 +69,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"robinson serve: PORT must be a port number, got {env!r}")
             return 2
         port = int(env)
-    if args.bot_delay < 0:
-        print("robinson serve: --bot-delay must be 0 or more seconds")
-        return 2
-    if args.absent_after < 0:
-        print("robinson serve: --absent-after must be 0 or more seconds")
-        return 2
-    from robinson.web.ratelimit import KINDS, Rates, check_rate
-
-    try:
-        rates = Rates(**{kind: getattr(args, f"rate_{kind}") for kind in KINDS})
-        for kind in KINDS:
-            check_rate(getattr(rates, kind))
-    except ValueError as e:
-        print(f"robinson serve: {e}", file=sys.stderr)
-        return 2
-    if args.unload_after < 0:
-        print("robinson serve: --unload-after must be 0 (never) or more seconds", file=sys.stderr)
-        return 2
-    if args.expire_days < 0:
-        print("robinson serve: --expire-days must be 0 (never) or more days", file=sys.stderr)
-        return 2
     url = args.database or os.environ.get("ROBINSON_DATABASE_URL") or default_url()
     try:
         # Open the store once before serving, so a bad URL or a database that does not answer
@@ -140,15 +99,15 @@ def run(args: argparse.Namespace) -> int:
                 "this machine; use PostgreSQL to spread them over several",
                 file=sys.stderr,
             )
-    app = create_app(
-        url,
-        bot_delay=args.bot_delay,
+    from robinson.web.settings import Rates, Settings, tunables
+
+    settings = Settings(
+        database_url=url,
         redis_url=redis_url,
-        absent_after=args.absent_after,
-        rates=rates,
-        expire_days=args.expire_days,
-        unload_after=args.unload_after,
+        rates=Rates(**{f.name: getattr(args, f"rate_{f.name}") for f in fields(Rates)}),
+        **{f.name: getattr(args, f.name) for f in tunables()},
     )
+    app = create_app(settings)
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""
     print(
@@ -157,6 +116,32 @@ def run(args: argparse.Namespace) -> int:
     )
     uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)
     return 0
+
+
+def _at_least(low: float | None, flag: str) -> Callable[[str], float]:
+    """An argparse type: a number, at least `low`; else a usage error saying so."""
+
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number, got {text!r}") from None
+        if low is not None and not value >= low:
+            raise argparse.ArgumentTypeError(f"{flag} is {low:g} or more, got {text}")
+        return value
+
+    return number
+
+
+def _rate(text: str) -> str:
+    """An argparse type: a rate in the `limits` notation (checked when it is parsed)."""
+    from robinson.web.api.ratelimit import check_rate
+
+    try:
+        check_rate(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def _check_redis(url: str) -> str | None:

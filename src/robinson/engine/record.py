@@ -112,8 +112,23 @@ class GameRecord:
         return cls.from_json(data)
 
 
-def state_to_json(state: State, names: Sequence[str]) -> dict[str, Any]:
-    """The `robinson replay --json` object (RULES.md section 10)."""
+def state_to_json(state: State, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The `robinson replay --json` object (RULES.md section 10); without `names`, the players
+    carry no "name" (for a caller that has the names elsewhere)."""
+    if names is not None and len(names) != len(state.players):
+        raise ValueError(f"{len(names)} names for {len(state.players)} players")
+    players = []
+    for i, p in enumerate(state.players):
+        player: dict[str, Any] = {} if names is None else {"name": names[i]}
+        player.update(
+            position=p.position,
+            purse=p.purse,
+            alive=p.alive,
+            friday=p.friday,
+            skips=p.skips,
+            shipwrecked=p.shipwrecked,
+        )
+        players.append(player)
     return {
         "over": state.over,
         "winner": state.winner,
@@ -121,16 +136,5 @@ def state_to_json(state: State, names: Sequence[str]) -> dict[str, Any]:
         "phase": state.phase.value,
         "pending_roll": state.pending_roll,
         "bank": state.bank,
-        "players": [
-            {
-                "name": name,
-                "position": p.position,
-                "purse": p.purse,
-                "alive": p.alive,
-                "friday": p.friday,
-                "skips": p.skips,
-                "shipwrecked": p.shipwrecked,
-            }
-            for name, p in zip(names, state.players, strict=True)
-        ],
+        "players": players,
     }

@@ -10,48 +10,31 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
-from robinson.web import static_files
+from robinson.web.api import caching, games, meta, odds, pages, seats, socket, tables
+from robinson.web.api.guard import HEADERS, Guard
+from robinson.web.api.ratelimit import Limiter
 from robinson.web.cluster import connect as connect_cluster
-from robinson.web.errors import ServiceError
-from robinson.web.guard import HEADERS, Guard
-from robinson.web.odds import OddsService
-from robinson.web.ratelimit import Limiter, Rates
-from robinson.web.routes import games, meta, odds, pages, seats, socket, tables
-from robinson.web.service import UNLOAD_AFTER, GameService
-from robinson.web.store import Store
+from robinson.web.protocol.errors import ServiceError
+from robinson.web.service import GameService
+from robinson.web.service.odds import OddsService
+from robinson.web.settings import Settings
+from robinson.web.store import Store, default_url
+from robinson.web.store.errors import StorageDown
 
 log = logging.getLogger("robinson.web")
 
 
-def create_app(
-    database_url: str,
-    bot_delay: float = 0.8,
-    redis_url: str | None = None,
-    absent_after: float = 60.0,
-    rates: Rates | None = None,
-    expire_days: float = 30,
-    unload_after: float = UNLOAD_AFTER,
-) -> FastAPI:
-    """`redis_url`: share the tables with other processes through that Redis (web/cluster.py);
-    `absent_after`: seconds without a connection after which others may hand a seat to a bot;
-    `rates`: the per-address limits; `expire_days`: close tables with no move for that long;
-    `unload_after`: seconds a table nobody uses stays in memory (0: until the server stops)."""
+def create_app(settings: Settings) -> FastAPI:
+    """The server of `settings` (web/settings.py): its store, its cluster (alone, or shared
+    through Redis), the game and odds services, the limits, the routes and the page."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(database_url)
-        cluster = await connect_cluster(redis_url)
-        service = GameService(
-            store,
-            bot_delay,
-            cluster,
-            absent_after=absent_after,
-            expire_days=expire_days,
-            unload_after=unload_after,
-        )
+        store = Store(settings.database_url or default_url())
+        cluster = await connect_cluster(settings.redis_url)
+        service = GameService(store, settings, cluster)
         app.state.service = service
         app.state.odds = OddsService()
         app.state.cluster = cluster
@@ -74,16 +57,16 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    app.state.limiter = Limiter(rates or Rates(), redis_url)
+    app.state.limiter = Limiter(settings.rates, settings.redis_url)
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
-    app.add_exception_handler(DBAPIError, storage_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StorageDown, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     app.add_middleware(Guard)
     for module in (meta, tables, seats, games, odds, socket, pages):
         app.include_router(module.router)
-    static_files.install(app)  # gzip and ETags for the page, its files and its texts
+    caching.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app
 
@@ -97,8 +80,8 @@ async def service_error(_: Request, e: ServiceError) -> JSONResponse:
     return _error(e.code, e.message, e.status, **e.headers)
 
 
-async def storage_error(_: Request, e: DBAPIError) -> JSONResponse:
-    log.warning("database error: %s", e.orig)
+async def storage_error(_: Request, e: StorageDown) -> JSONResponse:
+    log.warning("database error: %s", e)
     return _error("storage_unavailable", "the database is not answering; try again", 503)
 
 

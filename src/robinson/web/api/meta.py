@@ -1,0 +1,48 @@
+"""What tables can be made of, and the page's texts."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from robinson.bots import BOT_NAMES
+from robinson.engine import DECISION_TABLE, EDITIONS, Ruleset
+from robinson.web.api import ERRORS, Service, language
+from robinson.web.protocol import limits
+from robinson.web.protocol.server import Meta, Texts
+from robinson.web.service import texts
+
+router = APIRouter(tags=["meta"], responses=ERRORS)
+
+
+@router.get("/api/meta", response_model=Meta)
+async def meta() -> dict[str, object]:
+    """What a table can be made of: editions, bots, languages, the limits on what is sent, and
+    the decisions (square, options, forward option) from the engine's table."""
+    return {
+        "editions": [
+            {"name": e.name, "fever": e.fever.value, "choices": e.choices.value}
+            for e in EDITIONS.values()
+        ],
+        "bots": list(BOT_NAMES),
+        "languages": list(texts.LANGUAGES),
+        "limits": limits.as_json(),
+        "decisions": [d.to_json() for d in DECISION_TABLE],
+    }
+
+
+@router.get("/api/i18n/{lang}", response_model=Texts)
+async def i18n(lang: str, service: Service, game: str | None = None) -> dict[str, object]:
+    """UI strings and square texts; with `game`, the effect lines follow its ruleset."""
+    lang = language(lang)
+    ruleset = Ruleset()
+    if game is not None:
+        ruleset = (await service.record(game)).ruleset
+    return {
+        "lang": lang,
+        "ui": texts.ui_strings(lang),
+        "plurals": texts.ui_plurals(lang),
+        "plural_index": texts.plural_index(lang),
+        "options": texts.option_labels(lang),
+        "squares": texts.squares(lang, ruleset),
+        "rules": texts.rules_summary(lang, ruleset),
+    }

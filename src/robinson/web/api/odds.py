@@ -1,0 +1,53 @@
+"""The chances of a game's positions (docs/protocol.md, "Chances"): after any version, and over
+the whole game. 202 with `{"status": "computing"}` while the chances of its rules are being
+solved for the first time on this server (seconds, in a worker process)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from robinson.web.api import ERRORS, Service
+from robinson.web.protocol.server import Computing as ComputingAnswer
+from robinson.web.protocol.server import Odds, OddsHistory
+from robinson.web.service.odds import Computing, OddsService
+
+
+def _odds_service(request: Request) -> OddsService:
+    odds: OddsService = request.app.state.odds
+    return odds
+
+
+OddsDep = Annotated[OddsService, Depends(_odds_service)]
+COMPUTING: dict[int | str, dict[str, Any]] = {
+    202: {"model": ComputingAnswer, "description": "the chances are being solved: ask again"}
+}
+router = APIRouter(prefix="/api/games", tags=["odds"], responses={**ERRORS, **COMPUTING})
+
+
+@router.get("/{game_id}/odds", response_model=Odds, response_model_exclude_none=True)
+async def odds(
+    game_id: str,
+    service: Service,
+    chances: OddsDep,
+    version: int | None = None,
+    policy: str = "eager",
+) -> Any:
+    """Every seat's chances after `version` actions (the current position without it)."""
+    record = await service.record(game_id)
+    try:
+        return await chances.odds(game_id, record, version, policy)
+    except Computing:
+        return JSONResponse({"status": "computing", "version": version}, status_code=202)
+
+
+@router.get("/{game_id}/odds/history", response_model=OddsHistory)
+async def history(game_id: str, service: Service, chances: OddsDep, policy: str = "eager") -> Any:
+    """Every seat's chances at the start of every turn, and the turns that swung them most."""
+    record = await service.record(game_id)
+    try:
+        return await chances.history(game_id, record, policy)
+    except Computing:
+        return JSONResponse({"status": "computing"}, status_code=202)

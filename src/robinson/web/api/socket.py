@@ -1,0 +1,177 @@
+"""The table WebSocket: one connection follows one table; moves go through the same service as
+REST. Every message the server sends is checked against models.ServerMessage."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from robinson.web.api import language
+from robinson.web.api.guard import check_json
+from robinson.web.api.ratelimit import Limiter
+from robinson.web.protocol.client import (
+    Act,
+    HandToBot,
+    Hello,
+    Lang,
+    Ping,
+    Rematch,
+    TakeBack,
+    client_message,
+    explain,
+)
+from robinson.web.protocol.errors import ServiceError
+from robinson.web.protocol.limits import MAX_MESSAGE
+from robinson.web.protocol.server import encode
+from robinson.web.service import GameService
+from robinson.web.service.live import LiveTable
+
+log = logging.getLogger("robinson.web")
+ACTING = (Act, HandToBot, TakeBack, Rematch)  # counted against the address's rate of moves
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    service: GameService = websocket.app.state.service
+    limiter: Limiter = websocket.app.state.limiter
+    address = websocket.client.host if websocket.client else None
+    try:
+        await limiter.hit("sockets", address)
+    except ServiceError as e:  # refused before the handshake: a plain HTTP 429
+        body = {"error": e.to_json()}
+        await websocket.send_denial_response(JSONResponse(body, e.status, headers=e.headers))
+        return
+    await websocket.accept()
+    try:
+        table = await service.table(table_id)
+    except ServiceError as e:
+        await websocket.send_text(encode({"type": "error", **e.to_json(), "id": None}))
+        await websocket.close(code=4404)
+        return
+    conn = Connection(websocket, table.language)
+    sender = asyncio.create_task(conn.pump())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            msg_id: Any = None
+            try:
+                msg = _parse(message.get("text"), message.get("bytes"))
+                msg_id = getattr(msg, "id", None)
+                if isinstance(msg, ACTING):
+                    await limiter.hit("actions", address)
+                reply = await _handle(service, table, conn, msg)
+                if reply is not None:
+                    conn.send({**reply, "id": msg_id})
+            except ServiceError as e:
+                conn.send({"type": "error", **e.to_json(), "id": msg_id})
+    finally:
+        service.unsubscribe(table, conn)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sender
+
+
+class Connection:
+    """One WebSocket following a table. Messages go through a queue so that a slow client
+    never holds up a move being broadcast to the others."""
+
+    QUEUE = 512
+
+    def __init__(self, websocket: WebSocket, lang: str) -> None:
+        self.websocket = websocket
+        self.lang = lang
+        self.seats: set[int] = set()
+        self.subscribed = False
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:  # hopelessly behind: drop it; it reconnects and resyncs
+            self._queue = asyncio.Queue(self.QUEUE)
+            self._queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        try:
+            while True:
+                message = await self._queue.get()
+                if message is None:
+                    await self.websocket.close(code=4408)
+                    return
+                await self.websocket.send_text(encode(message))
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the client left while a message was on its way: nothing more to send
+        except ValidationError:
+            # A message the models do not describe is a bug of ours: say so, and close rather
+            # than send something the protocol does not promise.
+            log.exception("an outgoing message does not match models.ServerMessage")
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await self.websocket.close(code=1011)
+
+
+def _parse(text: str | None, data: bytes | None) -> Any:
+    if text is not None:
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate cannot even be sent back in an error
+            raise ServiceError("malformed", "a message is UTF-8 text") from None
+    else:
+        raw = data or b""
+    if len(raw) > MAX_MESSAGE:  # bytes, not characters: "é" is two
+        raise ServiceError("too_large", f"a message is at most {MAX_MESSAGE} bytes, got {len(raw)}")
+    check_json(raw)
+    try:
+        return client_message.validate_python(json.loads(raw))
+    except ValidationError as e:  # first: it is a ValueError too
+        raise ServiceError("malformed", explain(e)) from None
+    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError too
+        raise ServiceError("malformed", f"a message is one JSON object: {e}") from None
+
+
+async def _handle(
+    service: GameService, table: LiveTable, conn: Connection, msg: Any
+) -> dict[str, Any] | None:
+    if isinstance(msg, Hello | Lang):
+        conn.lang = language(msg.lang)
+        if isinstance(msg, Hello):
+            held = {table.seat_of(t) for t in msg.tokens}
+            service.hold(table, conn, {s for s in held if s is not None})
+            if None in held:
+                conn.send(
+                    {
+                        "type": "error",
+                        "code": "bad_token",
+                        "id": msg.id,
+                        "message": "a token is not a seat at this table; watching without it",
+                    }
+                )
+        if not conn.subscribed:
+            conn.subscribed = True
+            service.subscribe(table, conn)
+        else:
+            conn.send(table.snapshot(conn))
+        return None
+    if isinstance(msg, Act):
+        version = await service.act(msg.game, msg.token, msg.version, msg.move)
+        return {"type": "ack", "version": version}
+    if isinstance(msg, HandToBot):
+        await service.hand_to_bot(table.id, msg.token, msg.seat, msg.bot)
+        return {"type": "ack"}
+    if isinstance(msg, TakeBack):
+        await service.take_back(table.id, msg.token, msg.seat)
+        return {"type": "ack"}
+    if isinstance(msg, Rematch):
+        return {"type": "ack", "game": await service.rematch(table.id, msg.token)}
+    assert isinstance(msg, Ping)
+    return {"type": "pong"}

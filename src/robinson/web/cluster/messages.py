@@ -1,0 +1,111 @@
+"""What one server process tells the others about a table, typed: one union, discriminated on
+`k`, as the client protocol is (protocol/client.py).
+
+- `Moved`: a step was stored; it carries the whole `Step`, so the others apply it without
+  reading the database (a copy that sees a gap in `seq` catches up there instead).
+- `SeatsChanged`: seats changed between moves; their new rows, the notes, the new deadline.
+- `NewGame`: a rematch started; the others read it from the database.
+- `Seen`: seats arrived or left on the sender; when (presence itself is in cluster/presence.py).
+- `Reload`: read the table afresh (sent to itself by a process whose Redis came back).
+
+The bus adds the sender's process id (`p`) on the wire and drops a process's own messages.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from robinson.engine import action_from_json
+from robinson.web.store.rows import KEEP, Note, SeatChange, SeatRow, Step
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Moved(_Message):
+    k: Literal["move"] = "move"
+    table: str
+    game: str
+    seq: int
+    action: dict[str, Any]  # the engine's record form: {"roll": 3}
+    seat: int
+    at: int
+    deadline: int | None = None
+    notes: tuple[Note, ...] = ()
+    seats: tuple[SeatRow, ...] = ()
+
+    @classmethod
+    def of(cls, step: Step) -> Moved:
+        return cls(
+            table=step.table,
+            game=step.game,
+            seq=step.seq,
+            action=step.action.to_json(),
+            seat=step.seat,
+            at=step.at,
+            deadline=step.deadline,
+            notes=step.notes,
+            seats=step.seats,
+        )
+
+    def step(self) -> Step:
+        return Step(
+            self.table,
+            self.game,
+            self.seq,
+            action_from_json(self.action),
+            self.seat,
+            self.at,
+            self.deadline,
+            self.notes,
+            self.seats,
+        )
+
+
+class SeatsChanged(_Message):
+    k: Literal["seats"] = "seats"
+    table: str
+    game: str
+    at: int
+    seats: tuple[SeatRow, ...] = ()
+    notes: tuple[Note, ...] = ()
+    keep_deadline: bool = True
+    deadline: int | None = None
+
+    @classmethod
+    def of(cls, change: SeatChange) -> SeatsChanged:
+        keep = change.deadline is KEEP
+        return cls(
+            table=change.table,
+            game=change.game,
+            at=change.at,
+            seats=change.seats,
+            notes=change.notes,
+            keep_deadline=keep,
+            deadline=None if change.deadline is KEEP else change.deadline,
+        )
+
+    def change(self) -> SeatChange:
+        deadline = KEEP if self.keep_deadline else self.deadline
+        return SeatChange(self.table, self.game, self.at, self.seats, self.notes, deadline)
+
+
+class NewGame(_Message):
+    k: Literal["game"] = "game"
+    game: str
+
+
+class Seen(_Message):
+    k: Literal["presence"] = "presence"
+    seen: dict[int, int]  # seat -> Unix ms it arrived or left
+
+
+class Reload(_Message):
+    k: Literal["reload"] = "reload"
+
+
+BusMessage = Annotated[Moved | SeatsChanged | NewGame | Seen | Reload, Field(discriminator="k")]
+bus_message: TypeAdapter[BusMessage] = TypeAdapter(BusMessage)

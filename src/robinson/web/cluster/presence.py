@@ -1,0 +1,182 @@
+"""Presence across server processes: which seats some connection holds, on any process.
+
+A local implementation (one process, no `--redis`) and a Redis one with the same interface,
+chosen once in `web/cluster.py`. The Redis one holds nothing that cannot be lost: each process
+writes its own presence again within `PRESENCE_TTL / 3` seconds. (The rate limits' windows are
+shared through Redis by web/ratelimit.py, with the `limits` library.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger("robinson.web.cluster.presence")
+
+PRESENCE_TTL = 6.0  # seconds a process counts as alive (for presence) after it last said so
+
+
+class Presence(Protocol):
+    async def change(self, table_id: str, seat: int, delta: int) -> None:
+        """A connection holding `seat` (-1: a spectator) joined (+1) or left (-1) here."""
+
+    async def totals(self, table_id: str) -> dict[int, int]:
+        """Connections per seat at the table over every process (seats with none left out)."""
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        """The seats some connection to another living process holds."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class LocalPresence:
+    def __init__(self) -> None:
+        self._mine: dict[str, Counter[int]] = {}
+
+    async def change(self, table_id: str, seat: int, delta: int) -> None:
+        counts = self._mine.setdefault(table_id, Counter())
+        counts[seat] += delta
+        if counts[seat] <= 0:
+            del counts[seat]
+        if not counts:
+            del self._mine[table_id]
+
+    async def totals(self, table_id: str) -> dict[int, int]:
+        return dict(self._mine.get(table_id, {}))
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        return set()  # alone: there is no elsewhere
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+# A hash per table: field "{process}:{seat}" -> count. Whether a process lives is one key of its
+# own, `robinson:alive:{process}`, written every TTL / 3 seconds: the refresh costs one command
+# per process, not one per table, and a dead process's fields are ignored (and removed) at once
+# when its key runs out.
+_WRITE = """
+for i = 1, #ARGV, 2 do
+  if tonumber(ARGV[i + 1]) > 0 then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], ARGV[i])
+  end
+end
+return 1
+"""
+
+# Every field of a living process (the others are removed here), but those of the process
+# ARGV[1] if given. A script may read keys it was not given when Redis is one server, as here
+# (not a Redis Cluster).
+_READ = """
+local all = redis.call('HGETALL', KEYS[1])
+local alive = {}
+local out = {}
+for i = 1, #all, 2 do
+  local process = string.match(all[i], '^(.*):[^:]*$')
+  if alive[process] == nil then
+    alive[process] = redis.call('EXISTS', 'robinson:alive:' .. process) == 1
+  end
+  if alive[process] then
+    if process ~= ARGV[1] then
+      table.insert(out, all[i]); table.insert(out, all[i + 1])
+    end
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return out
+"""
+
+
+class RedisPresence(LocalPresence):
+    """This process's counts (kept locally, as LocalPresence does) written to Redis on each
+    change; a key of its own says it lives. Should that key be found missing when it is written
+    again (Redis restarted), every count of this process is written again."""
+
+    def __init__(self, redis: Redis, process_id: str, ttl: float = PRESENCE_TTL) -> None:
+        super().__init__()
+        self.redis = redis
+        self.process_id = process_id
+        self.ttl = ttl
+        self._write = redis.register_script(_WRITE)
+        self._read = redis.register_script(_READ)
+        self._task: asyncio.Task[None] | None = None
+        # One write at a time, each of the count as it is when written: two quick changes of
+        # a seat cannot land in Redis out of order.
+        self._writing = asyncio.Lock()
+
+    async def change(self, table_id: str, seat: int, delta: int) -> None:
+        await super().change(table_id, seat, delta)
+        async with self._writing:
+            count = self._mine.get(table_id, Counter())[seat]
+            with contextlib.suppress(Exception):  # Redis away: written again when it is back
+                await self._put(table_id, {seat: count})
+
+    async def _put(self, table_id: str, counts: dict[int, int]) -> None:
+        args: list[str | int] = []
+        for seat, count in counts.items():
+            args += [f"{self.process_id}:{seat}", count]
+        await self._write(keys=[f"robinson:presence:{table_id}"], args=args)
+
+    async def _alive(self) -> bool:
+        """Say this process lives; True when the key was there already (Redis kept it)."""
+        key = f"robinson:alive:{self.process_id}"
+        previous = await self.redis.set(key, 1, px=int(self.ttl * 1000), get=True)
+        return previous is not None
+
+    async def totals(self, table_id: str) -> dict[int, int]:
+        try:
+            return await self._counts(table_id)
+        except Exception:
+            return await super().totals(table_id)  # Redis away: what this process knows
+
+    async def elsewhere(self, table_id: str) -> set[int]:
+        try:
+            counts = await self._counts(table_id, skip=self.process_id)
+        except Exception:
+            return set()  # Redis away: only this process's own dots
+        return {seat for seat, count in counts.items() if count > 0}
+
+    async def _counts(self, table_id: str, skip: str = "") -> dict[int, int]:
+        flat = await self._read(keys=[f"robinson:presence:{table_id}"], args=[skip])
+        out: Counter[int] = Counter()
+        for field, count in zip(flat[::2], flat[1::2], strict=True):
+            name = field.decode() if isinstance(field, bytes) else str(field)
+            out[int(name.rsplit(":", 1)[1])] += int(count)
+        return dict(out)
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._refresh(), name="presence-refresh")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        # A clean stop takes ours away at once: without the key, our fields count for nothing.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.delete(f"robinson:alive:{self.process_id}"), 1.0)
+
+    async def _refresh(self) -> None:
+        while True:
+            try:
+                if not await self._alive():  # first time, or Redis lost everything
+                    for table_id, counts in list(self._mine.items()):
+                        await self._put(table_id, dict(counts))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass  # Redis away: try again next round
+            await asyncio.sleep(self.ttl / 3)

@@ -1,0 +1,135 @@
+"""The protocol's message shapes (pydantic), shared by REST, WebSocket and the OpenAPI schema.
+docs/protocol.md explains them with examples."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from robinson.engine import OPTIONS
+from robinson.web.protocol.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
+
+MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
+if TYPE_CHECKING:
+    Move = str
+else:  # an enum in the schema, from the engine's table
+    Move = Literal[MOVES]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(Strict):
+    name: str = Field(min_length=1, max_length=MAX_NAME, examples=["Anna"])
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, description="bot name when kind is 'bot'")
+
+
+class TableIn(Strict):
+    edition: str = "standard"
+    start_tokens: StrictInt = 30
+    stake: StrictInt = 10
+    share: Literal["half", "third"] = "half"
+    first: StrictInt = 0
+    language: str = Field(default="en", description="the table's default language")
+    move_seconds: StrictInt | None = Field(
+        default=None, description="the clock: seconds per move (5 to 604800); null: no clock"
+    )
+    seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
+
+
+class ActIn(Strict):
+    token: str
+    version: StrictInt = Field(description="the game version the move was made at")
+    move: Move
+
+
+class TokenIn(Strict):
+    token: str
+
+
+class ClaimIn(Strict):
+    invite: str = Field(description="the code after '#i:' in an invite link")
+
+
+class HostIn(Strict):
+    host: str = Field(description="the host's secret (after '#h:' in the host's link)")
+    origin: str | None = Field(default=None, description="the page's origin, for QR codes")
+
+
+class DeviceIn(Strict):
+    token: str
+    origin: str | None = None
+
+
+class BotIn(Strict):
+    token: str
+    bot: str
+
+
+# -- WebSocket, client to server ----------------------------------------------------------------
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    id: StrictInt | str | None = None
+    lang: str = "en"
+    tokens: list[str] = Field(default_factory=list, max_length=MAX_TOKENS)
+
+
+class Lang(Strict):
+    type: Literal["lang"]
+    id: StrictInt | str | None = None
+    lang: str
+
+
+class Act(Strict):
+    type: Literal["act"]
+    id: StrictInt | str | None = None
+    game: str
+    version: StrictInt
+    move: Move
+    token: str
+
+
+class HandToBot(Strict):
+    type: Literal["bot"]
+    id: StrictInt | str | None = None
+    seat: StrictInt
+    bot: str
+    token: str
+
+
+class TakeBack(Strict):
+    type: Literal["take_back"]
+    id: StrictInt | str | None = None
+    seat: StrictInt
+    token: str
+
+
+class Rematch(Strict):
+    type: Literal["rematch"]
+    id: StrictInt | str | None = None
+    token: str
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    id: StrictInt | str | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Lang | Act | HandToBot | TakeBack | Rematch | Ping, Field(discriminator="type")
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+def explain(error: ValidationError) -> str:
+    """The first problem of a validation error, in one line."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "message"
+    if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
+        return "'type' must be one of hello, lang, act, bot, take_back, rematch, ping"
+    return f"{where}: {first['msg']}"

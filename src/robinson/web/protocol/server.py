@@ -1,0 +1,395 @@
+"""What the server answers: every REST response and every WebSocket message from server to client
+(pydantic). The incoming shapes are in protocol.py; docs/protocol.md explains both.
+
+The service and the live table build plain dicts; the REST routes declare these models as their
+`response_model` and the WebSocket sender validates each message against `ServerMessage`, so a
+field added in one place and not here fails loudly (`extra="forbid"`) instead of drifting.
+
+Fields shared by two answers are declared once, in a base class. A model's fields come in the
+order of its bases read from the last to the first, then its own (pydantic follows the reversed
+method resolution order), and that is the order of the keys in the JSON: `PlayerView(_Presence,
+PlayerState, _Who)` is who, then the pawn, then the presence.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from robinson.web.protocol.client import Move
+
+Kind = Literal["human", "bot"]
+MessageId = int | str | None
+MoveSeconds = Annotated[int | None, Field(description="the clock; null: none")]
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- REST -----------------------------------------------------------------------------------------
+
+
+class Edition(Out):
+    name: str
+    fever: str = Field(description="what square 12 does: skip_turn or extra_roll")
+    choices: str = Field(description="optional or compulsory decisions")
+
+
+class Limits(Out):
+    name: int = Field(description="most characters in a seat's name")
+    min_seats: int
+    max_seats: int
+    message: int = Field(description="most bytes in a request body or WebSocket message")
+
+
+class Decision(Out):
+    """A row of the engine's decisions table (`robinson.engine.DECISION_TABLE`)."""
+
+    phase: str = Field(description="what the game waits for while the decision is pending")
+    square: int = Field(description="the square that offers it, on the standard board")
+    offered: str = Field(description="roll_in_view (before moving, roll seen) or on_landing")
+    options: list[Move] = Field(description="the two options, in the order to show them")
+    forward: Move = Field(description="the forward ('eager') option")
+
+
+class Meta(Out):
+    editions: list[Edition]
+    bots: list[str]
+    languages: list[str]
+    limits: Limits
+    decisions: list[Decision]
+
+
+class SeatCreated(Out):
+    seat: int
+    name: str
+    kind: Kind
+    bot: str | None
+    token: str = Field(description="the seat's secret: shown once, never stored in clear")
+    link: str = Field(description="the seat's own link, /t/{table}#{token}")
+    invite: str | None = Field(
+        description="a human seat's one-time invite link, /t/{table}#i:{code}; null for a bot"
+    )
+
+
+class TableCreated(Out):
+    table: str
+    game: str
+    spectator: str = Field(description="the spectator link")
+    host: str = Field(description="the host's secret: shows the invites, re-invites seats")
+    host_link: str = Field(description="/t/{table}#h:{host}")
+    move_seconds: MoveSeconds
+    seats: list[SeatCreated]
+
+
+class PlayerState(Out):  # a pawn's place and purse (no docstring: the schema has none)
+    position: int
+    purse: int
+    alive: bool
+    friday: int | None
+    skips: int
+    shipwrecked: bool
+
+
+class _Who(Out):
+    seat: int
+    kind: Kind
+    bot: str | None
+    name: str
+
+
+class _Presence(Out):
+    present: bool = Field(description="a live connection holds the seat")
+    away_since: str | None = Field(description="UTC time it was last connected (else made)")
+    absent: bool = Field(description="away long enough for others to hand it to a bot")
+    timeouts: int = Field(description="timed-out moves in a row")
+    claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+
+
+class PlayerView(_Presence, PlayerState, _Who):  # who, the pawn, the presence
+    pass
+
+
+class Clock(Out):
+    seat: int = Field(description="the seat to move")
+    deadline: str = Field(description="UTC time its move is made for it")
+    now: str = Field(description="the server's UTC time when this view was made")
+
+
+class PayoutStep(BaseModel):
+    """One step of the end: the engine's `won` or `transfer` event as JSON, plus its narration."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: Literal["won", "transfer"]
+    text: str
+
+
+class GameView(Out):
+    id: str
+    number: int = Field(description="1 for a table's first game, 2 for the rematch, ...")
+    ruleset: dict[str, Any]
+    rules: str = Field(description="the ruleset in the viewer's language")
+    first: int
+    version: int = Field(description="the number of actions in the log")
+    phase: str
+    to_move: int | None
+    pending_roll: int | None
+    last_roll: int | None
+    bank: int
+    over: bool
+    winner: int | None
+    legal: list[Move]
+    prompt: str
+    seed_sha256: str
+    seed: str | None = Field(description="revealed once the game is over")
+    payout: list[PayoutStep]
+    move_seconds: MoveSeconds
+    absent_after: float = Field(description="seconds without a connection to be absent")
+    clock: Clock | None
+    players: list[PlayerView]
+
+
+class TableView(Out):
+    table: str
+    language: str = Field(description="the table's default language")
+    game: GameView
+
+
+class Seat(Out):
+    seat: int
+
+
+# -- seats: invites, the host's panel, another device (docs/protocol.md "Seats") ----------------
+
+
+class Claimed(Out):
+    seat: int
+    token: str = Field(description="the seat's new secret, for this browser alone")
+    link: str = Field(description="/t/{table}#{token}")
+
+
+class SeatLink(Out):
+    seat: int
+    link: str
+    qr: str = Field(description="the absolute link as a QR code, an inline SVG element")
+
+
+class InviteSeat(Out):
+    seat: int
+    name: str
+    kind: Kind
+    claimed: bool
+    present: bool
+    link: str | None = Field(description="the one-time invite while unclaimed")
+    qr: str | None
+
+
+class Invites(Out):
+    table: str
+    spectator: str
+    spectator_qr: str
+    seats: list[InviteSeat]
+
+
+class Version(Out):
+    version: int
+
+
+class Ok(Out):
+    ok: Literal[True]
+
+
+class NewGame(Out):
+    game: str
+
+
+class StateJson(Out):
+    """The engine's state as JSON, without names (the replay's names are in its record)."""
+
+    over: bool
+    winner: int | None
+    to_move: int | None
+    phase: str
+    pending_roll: int | None
+    bank: int
+    players: list[PlayerState]
+
+
+class ReplaySeat(Out):
+    kind: Kind
+    bot: str | None
+
+
+class _Move(Out):
+    """A move and what it did: a step of the replay, and the update that tells it live."""
+
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    narration: list[str]
+    told: list[int] = Field(
+        default_factory=list,
+        description="for each line of `narration`, the index in `events` of the event it tells",
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="the seat lines that go with the move (a timeout's)"
+    )
+
+
+class ReplayStep(_Move):
+    state: StateJson
+
+
+class Replay(Out):
+    game: str
+    record: dict[str, Any] = Field(description="the engine's record JSON")
+    seats: list[ReplaySeat]
+    initial: StateJson
+    steps: list[ReplayStep]
+
+
+class SquareText(Out):
+    number: int
+    kind: str
+    title: str
+    story: str
+    effect: str | None = Field(description="the rule in force; null for a story square")
+
+
+class Texts(Out):
+    lang: str
+    ui: dict[str, str]
+    plurals: dict[str, list[str]]
+    plural_index: list[int]
+    options: dict[str, str]
+    squares: list[SquareText]
+    rules: str
+
+
+# -- The chances (routes/odds.py) ----------------------------------------------------------------
+
+
+class Odds(Out):
+    """The JSON of `robinson odds` for the position after `version` actions."""
+
+    version: int = Field(description="the position after this many actions")
+    p_win: list[float] = Field(description="each seat's chance of winning; 0 for the dead")
+    p_no_winner: float = Field(description="the chance that everybody dies")
+    method: Literal["exact", "simulation"]
+    policy: str = Field(description="how decisions are taken: eager or optimal")
+    options: dict[str, float] | None = Field(
+        None, description="at a pending decision: the chooser's chance after each option"
+    )
+    ci95: list[list[float]] | None = Field(None, description="simulation: 95% interval per seat")
+    games: int | None = Field(None, description="simulation: games played from the position")
+    policy_played: str | None = Field(None, description="simulation: the policy played")
+    seed: int | None = Field(None, description="simulation: the dice seed")
+
+
+class OddsPoint(Out):
+    turn: int
+    version: int = Field(description="actions played before this turn: where to jump to")
+    seat: int | None = Field(description="who moves in this turn; null once the game is over")
+    square: int | None = Field(description="where he stands at its start")
+    roll: int | None = Field(description="his first roll in this turn")
+    p_win: list[float]
+
+
+class OddsSwing(Out):
+    turn: int
+    version: int
+    seat: int
+    roll: int
+    square: int = Field(description="where he rolled from")
+    delta: float = Field(description="the change of his own chance over the turn, -1..1")
+
+
+class OddsHistory(Out):
+    version: int
+    policy: str
+    points: list[OddsPoint] = Field(description="the start of every turn, and the end")
+    swings: list[OddsSwing] = Field(description="the turns that swung their mover most")
+
+
+class Computing(Out):
+    status: Literal["computing"]
+    version: int | None = None
+
+
+class ErrorBody(Out):
+    code: str = Field(description="stable: clients switch on it (docs/protocol.md, Errors)")
+    message: str = Field(description="for people: what was expected")
+
+
+class Error(Out):
+    error: ErrorBody
+
+
+# -- WebSocket, server to client ----------------------------------------------------------------
+
+
+class Snapshot(Out):
+    type: Literal["snapshot"]
+    table: str
+    language: str
+    lang: str
+    you: list[int] = Field(description="the seats this connection holds")
+    game: GameView
+    log: list[str]
+    log_kinds: list[tuple[str, int | None]] = Field(
+        default_factory=list,
+        description="the event kind and the seat it is about of each line of `log`, in order "
+        "(the page groups the log by turn and colours it by seat)",
+    )
+    log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
+
+
+class _Moved(Out):
+    type: Literal["update"]
+    game: str
+    version: int
+    seat: int
+
+
+class Update(_Move, _Moved):  # the header, the move, then the state after it
+    state: GameView
+
+
+class StateChanged(Out):
+    type: Literal["state"]
+    state: GameView
+    narration: list[str] = Field(default_factory=list, description="who did what to a seat")
+
+
+class Ack(Out):
+    type: Literal["ack"]
+    id: MessageId = None
+    version: int | None = None
+    game: str | None = None
+
+
+class Pong(Out):
+    type: Literal["pong"]
+    id: MessageId = None
+
+
+class ErrorMessage(Out):
+    type: Literal["error"]
+    code: str
+    message: str
+    id: MessageId = None
+
+
+ServerMessage = Annotated[
+    Snapshot | Update | StateChanged | Ack | Pong | ErrorMessage, Field(discriminator="type")
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as JSON text, checked against its model. Keys the builder left out stay
+    out (`exclude_unset`), so the bytes are those of the dict."""
+    checked = server_message.validate_python(message)
+    text: str = checked.model_dump_json(exclude_unset=True)
+    return text

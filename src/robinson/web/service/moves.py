@@ -1,0 +1,311 @@
+"""The one pipeline every change of a game goes through, and how a copy takes stored steps in.
+
+    authenticate (tables.py) -> the game is not over -> it is that seat's turn -> the client's
+    version is current -> the move is legal -> apply -> store the `Step` (committed) -> take
+    it into this copy and tell its viewers -> the hooks (the driver) -> publish it
+
+A per-table asyncio lock serializes changes, so of two clients sending the same turn at once
+the first is applied and the second sees `stale_version`; the store's (game, seq) key guards
+the same thing across processes. Seat changes between moves (`change_seats`) and rematches
+take the same road: stored first, then shown, then published. A step stored by another process
+arrives as the same `Step` (replica.py) and enters through the same `advance`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from robinson.engine import (
+    Action,
+    Choose,
+    Event,
+    Phase,
+    Roll,
+    State,
+    action_from_json,
+    apply,
+    expected,
+    legal_actions,
+    new_game,
+    to_text,
+)
+from robinson.web.cluster import Cluster
+from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged
+from robinson.web.protocol.client import Move
+from robinson.web.protocol.errors import ServiceError
+from robinson.web.service.clock import Clock, Dice
+from robinson.web.service.create import new_game_row
+from robinson.web.service.live import TIMEOUT_LIMIT, LiveGame, LiveTable
+from robinson.web.store.errors import Conflict, StorageDown
+from robinson.web.store.rows import KEEP, Note, SeatChange, SeatRow, Step
+
+if TYPE_CHECKING:
+    from robinson.web.store import Store
+    from robinson.web.store.writer import Writer
+
+log = logging.getLogger("robinson.web")
+
+# Called after any change of a table's copy (a step, seats, a new game): the driver's hook.
+OnChange = Callable[[LiveTable], None]
+
+
+class Moves:
+    def __init__(
+        self,
+        store: Store,
+        writer: Writer,
+        cluster: Cluster,
+        clock: Clock,
+        dice: Dice,
+        game_table: dict[str, str],
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.cluster = cluster
+        self.clock = clock
+        self.dice = dice
+        self.game_table = game_table  # Tables' map: a rematch's game is added to it
+        self.after_change: list[OnChange] = []
+
+    # -- a player's move -----------------------------------------------------------------------
+
+    async def act(self, table: LiveTable, seat: int, game_id: str, version: int, move: Move) -> int:
+        """Play `move` for `seat` (authenticated). Returns the new version."""
+        async with table.lock:
+            game = table.game
+            if game.id != game_id or game.state.over:
+                raise ServiceError("game_over", "this game is over")
+            if table.seats[seat].kind == "bot" and table.seats[seat].timeouts >= TIMEOUT_LIMIT:
+                # The clock gave this seat to a bot; its owner acting again takes it back.
+                await self.seat_to_human(table, seat, "returned")
+            to_move = game.state.to_move
+            stale = ServiceError(
+                "stale_version",
+                f"the game is at version {game.version}, the move was made at {version}",
+            )
+            if to_move != seat and version != game.version:
+                # A repeated or late click: the turn passed on since the client saw the game.
+                # "stale" says what to do about it (take the new state) better than "not yours".
+                raise stale
+            if to_move != seat:
+                raise ServiceError(
+                    "not_your_turn", f"it is {table.names[to_move or 0]}'s turn (seat {to_move})"
+                )
+            if table.seats[seat].kind == "bot":
+                raise ServiceError("seat_is_bot", "a bot plays this seat now; take it back first")
+            if version != game.version:
+                raise stale
+            action = self.action_for(game, move)
+            row = table.seats[seat]
+            seats = (replace(row, timeouts=0),) if row.timeouts else ()
+            await self.commit(table, action, seat, seats=seats)
+            return game.version
+
+    def roll(self, game: LiveGame) -> Roll:
+        """The game's next die, from its committed seed."""
+        return Roll(self.dice.face(bytes.fromhex(game.row.seed), game.rolls))
+
+    def action_for(self, game: LiveGame, move: Move) -> Action:
+        if move == "roll":
+            if game.state.phase is not Phase.ROLL:
+                raise ServiceError("illegal_action", f"expected {expected(game.state)}")
+            return self.roll(game)
+        action = Choose(move)
+        if action not in legal_actions(game.state):
+            raise ServiceError("illegal_action", f"expected {expected(game.state)}")
+        return action
+
+    # -- storing a step ------------------------------------------------------------------------
+
+    def deadline_after(
+        self, table: LiveTable, state: State, seats: Sequence[SeatRow]
+    ) -> int | None:
+        """When the next move runs out of time: a clock, an unfinished game, a human to move
+        (counting the seats this change makes)."""
+        to_move = state.to_move
+        if table.move_seconds is None or to_move is None or state.over:
+            return None
+        kind = next((r.kind for r in seats if r.seat == to_move), table.seats[to_move].kind)
+        return self.clock.now_ms() + table.move_seconds * 1000 if kind == "human" else None
+
+    async def commit(
+        self,
+        table: LiveTable,
+        action: Action,
+        seat: int,
+        notes: tuple[Note, ...] = (),
+        seats: tuple[SeatRow, ...] = (),
+    ) -> None:
+        """Apply, make durable, then tell everyone. Called with the table's lock held. `notes`
+        (a timeout) and the new rows of `seats` are stored with the move."""
+        game = table.game
+        state, events = apply(game.state, action)
+        step = Step(
+            table.id,
+            game.id,
+            game.version,
+            action,
+            seat,
+            self.clock.now_ms(),
+            self.deadline_after(table, state, seats),
+            notes,
+            seats,
+        )
+        try:
+            await self.writer.append(step, to_text(state), state.over, state.to_move)
+        except StorageDown as e:
+            # Not accepted: nobody is told of it. Should the commit have landed after all, the
+            # next move meets it as a Conflict below and reloads.
+            log.warning("storing a move of game %s failed: %s", game.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not store the move; try again"
+            ) from None
+        except Conflict:
+            # Another process wrote this step: our copy is old. Catch up (telling the viewers
+            # here of the steps they missed) and refuse the move.
+            await self.catch_up(table)
+            raise ServiceError(
+                "stale_version", "the game moved on; here is the new state"
+            ) from None
+        self.advance(table, step, state, events)
+        self.cluster.bus.publish(table.id, Moved.of(step))
+
+    def advance(self, table: LiveTable, step: Step, state: State, events: Sequence[Event]) -> None:
+        """Take a stored step into this copy of the game and tell its viewers here (with the
+        next move's deadline, the seat rows and the notes stored with it)."""
+        game = table.game
+        table.last_used = self.clock.monotonic()
+        game.actions.append(step.action)
+        game.state = state
+        game.deadline = step.deadline
+        game.notes.extend(step.notes)
+        table.put_seats(step.seats)
+        if state.over:
+            game.final_events = list(events)
+        if isinstance(step.action, Roll):
+            game.rolls += 1
+        table.broadcast_update(step.action, step.seat, events, step.notes)
+        self.changed(table)
+
+    def changed(self, table: LiveTable) -> None:
+        for hook in self.after_change:
+            hook(table)
+
+    # -- seats between moves -------------------------------------------------------------------
+
+    async def change_seats(
+        self, table: LiveTable, seats: tuple[SeatRow, ...], notes: tuple[Note, ...]
+    ) -> None:
+        """Store seat changes between moves with their notes and the new deadline (the seat to
+        move may have become a bot or a human), then tell everyone. Lock held."""
+        game = table.game
+        state = game.state
+        change = SeatChange(table.id, game.id, self.clock.now_ms(), seats, notes)
+        if any(r.seat == state.to_move and r.kind != table.seats[r.seat].kind for r in seats):
+            change = replace(change, deadline=self.deadline_after(table, state, seats))
+        try:
+            await asyncio.to_thread(self.store.change_seats, change)
+        except StorageDown as e:
+            log.warning("storing a seat change of table %s failed: %s", table.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not store the change; try again"
+            ) from None
+        self.take_seats(table, change)
+        self.cluster.bus.publish(table.id, SeatsChanged.of(change))
+
+    def take_seats(self, table: LiveTable, change: SeatChange) -> None:
+        """A stored seat change into this copy (made here or by another process)."""
+        table.put_seats(change.seats)
+        if change.game == table.game.id:
+            table.game.notes.extend(change.notes)
+            if change.deadline is not KEEP:
+                table.game.deadline = change.deadline
+        table.broadcast_state(change.notes)
+        self.changed(table)
+
+    async def seat_to_human(self, table: LiveTable, seat: int, kind: str) -> None:
+        """The seat's owner plays again (lock held): `kind` is the note, "back" or "returned"."""
+        row = replace(table.seats[seat], kind="human", bot=None, timeouts=0)
+        note = Note(table.game.version, kind, {"seat": seat})
+        await self.change_seats(table, (row,), (note,))
+
+    # -- a new game ----------------------------------------------------------------------------
+
+    async def rematch(self, table: LiveTable) -> str:
+        """A new game with the same seats; the next seat starts. Returns the new game's id."""
+        async with table.lock:
+            old = table.game
+            if not old.state.over:
+                raise ServiceError("not_over", "a rematch starts when the game is over")
+            first = (old.row.first + 1) % len(table.seats)
+            row = new_game_row(
+                self.clock,
+                self.dice,
+                table.id,
+                old.row.number + 1,
+                old.ruleset,
+                table.names,
+                first,
+                table.move_seconds,
+                table.seats[first].kind == "human",
+            )
+            summary = to_text(new_game(len(table.seats), old.ruleset, first))
+            await asyncio.to_thread(self.store.add_game, row, summary)
+            table.game = LiveGame.from_row(row)
+            self.game_table[row.id] = table.id
+            table.broadcast(table.snapshot)
+            self.cluster.bus.publish(table.id, NewGame(game=row.id))
+            self.changed(table)
+            return row.id
+
+    # -- steps stored elsewhere ----------------------------------------------------------------
+
+    def take_step(self, table: LiveTable, step: Step) -> None:
+        """Another process stored `step` (lock held): apply it here unless this copy has it."""
+        game = table.game
+        if step.game == game.id and step.seq == game.version:
+            state, events = apply(game.state, step.action)
+            self.advance(table, step, state, events)
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Read the game from the database and take in the steps this copy lacks, telling the
+        viewers here of each, in order (as if the messages had come)."""
+        game = table.game
+        row = await asyncio.to_thread(self.store.load_game, game.id)
+        assert row is not None
+        if len(row.actions) < game.version:  # cannot be (the log only grows): start afresh
+            await self.reload(table)
+            return
+        missed = row.actions[game.version :]
+        if missed:  # seat changes and notes went with them: take the stored ones
+            table_row = await asyncio.to_thread(self.store.load_table, table.id)
+            if table_row is not None:
+                table.seats = list(table_row.seats)
+        for stored in missed:
+            action = action_from_json(stored)
+            seat = game.state.to_move
+            assert seat is not None
+            state, events = apply(game.state, action)
+            step = Step(table.id, game.id, game.version, action, seat, 0, row.deadline)
+            self.advance(table, step, state, events)
+        game.deadline, game.notes = row.deadline, list(row.notes)
+
+    async def reload(self, table: LiveTable) -> None:
+        """Read the table and its current game afresh; every viewer here gets a snapshot."""
+        row = await asyncio.to_thread(self.store.load_table, table.id)
+        if row is None or row.current_game is None:
+            return
+        if row.current_game != table.game.id:
+            game_row = await asyncio.to_thread(self.store.load_game, row.current_game)
+            assert game_row is not None
+            table.game = LiveGame.from_row(game_row)
+            self.game_table[game_row.id] = table.id
+        else:
+            await self.catch_up(table)
+        table.seats = list(row.seats)
+        table.broadcast(table.snapshot)
+        self.changed(table)

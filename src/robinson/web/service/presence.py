@@ -1,0 +1,181 @@
+"""Who is at a table: the connections following it, the seats they hold, and since when a seat
+has been away (docs/protocol.md "Seats").
+
+A connection (a `Listener`) subscribes to a table and holds the seats whose tokens it showed.
+When the seats held here change, this part notes when (stored as the seat's `seen_at`), shows
+everyone, counts them in the cluster's presence (cluster/presence.py) and tells the other
+processes (`Seen`), which read the cluster's counts again. A seat that left is shown again as
+absent once `absent_after` has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+from robinson.web.cluster import Cluster
+from robinson.web.cluster.messages import Seen
+from robinson.web.cluster.presence import PRESENCE_TTL
+from robinson.web.service.clock import Clock
+from robinson.web.service.live import Listener, LiveTable
+from robinson.web.service.tables import Tables
+
+if TYPE_CHECKING:
+    from robinson.web.store import Store
+
+log = logging.getLogger("robinson.web")
+
+
+class Presence:
+    def __init__(
+        self, tables: Tables, cluster: Cluster, store: Store, clock: Clock, absent_after: float
+    ) -> None:
+        self.tables = tables
+        self.cluster = cluster
+        self.store = store
+        self.clock = clock
+        self.absent_after = absent_after
+        self.chores: set[asyncio.Task[Any]] = set()
+        tables.on_loaded.append(self.loaded)
+
+    async def start(self) -> None:
+        await self.cluster.presence.start()
+        if self.cluster.shared:
+            self._chore(self._sweep())
+
+    async def stop(self) -> None:
+        for task in self.chores:
+            task.cancel()
+        await asyncio.gather(*self.chores, return_exceptions=True)
+        await self.cluster.presence.stop()
+
+    def loaded(self, table: LiveTable) -> None:
+        """A table just taken up: absence counts from now; who is on the other processes."""
+        self.absence_later(table)
+        if self.cluster.shared:
+            self._chore(self.refresh(table))
+
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, table: LiveTable, listener: Listener) -> None:
+        before = table.present_seats()
+        table.listeners.add(listener)
+        listener.send(table.snapshot(listener))
+        self._count(table, set(), listener.seats)
+        self._changed(table, before)
+
+    def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
+        before = table.present_seats()
+        if listener in table.listeners:
+            table.listeners.discard(listener)
+            self._count(table, listener.seats, set())
+        self._changed(table, before)
+
+    def hold(self, table: LiveTable, listener: Listener, held: set[int]) -> None:
+        """`listener` now holds the seats `held` (a hello with its tokens)."""
+        before = table.present_seats()
+        if listener in table.listeners:
+            self._count(table, listener.seats, held)
+        listener.seats = held
+        self._changed(table, before)
+
+    def drop_holders(self, table: LiveTable, seat: int) -> None:
+        """Connections that held `seat` with its old secret hold it no more."""
+        before = table.present_seats()
+        for listener in list(table.listeners):
+            if seat in listener.seats:
+                self._count(table, {seat}, set())
+                listener.seats = listener.seats - {seat}
+                listener.send(table.snapshot(listener))
+        self._changed(table, before)
+
+    async def connected_anywhere(self, table: LiveTable, seat: int) -> bool:
+        """Held by a connection here, or (scaled out) in another process: asked of Redis, not
+        of this copy's last news, since a hand-over must not rest on a stale dot."""
+        if seat in table.present_seats():
+            return True
+        if not self.cluster.shared:
+            return False
+        return (await self.cluster.presence.totals(table.id)).get(seat, 0) > 0
+
+    # -- keeping everyone told -----------------------------------------------------------------
+
+    def _count(self, table: LiveTable, old: set[int], new: set[int]) -> None:
+        """A connection here no longer holds `old` but `new`: noted for the cluster's presence
+        (written by `_changed`, which every caller calls next)."""
+        table.presence_pending += [(seat, -1) for seat in old - new]
+        table.presence_pending += [(seat, +1) for seat in new - old]
+
+    def _changed(self, table: LiveTable, before: set[int]) -> None:
+        """Who is connected here changed: remember when, show everyone here, and tell the
+        cluster (its presence first, then the other processes, which read it on that news)."""
+        after = table.present_seats()
+        changed = before ^ after
+        pending, table.presence_pending = table.presence_pending, []
+        now = self.clock.now_ms()
+        for seat in changed:  # arrived or left: seen now
+            table.seen(seat, now)
+            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
+        if changed:
+            table.broadcast_state()
+        if before - after:  # someone left: tell everyone again when the seat counts as absent
+            self.absence_later(table)
+        if pending or changed:
+            self._in_background(self._share(table, pending, {s: now for s in changed}))
+
+    async def _share(
+        self, table: LiveTable, pending: list[tuple[int, int]], seen: dict[int, int]
+    ) -> None:
+        for seat, delta in pending:
+            await self.cluster.presence.change(table.id, seat, delta)
+        if seen:
+            self.cluster.bus.publish(table.id, Seen(seen=seen))
+
+    async def seen_elsewhere(self, table: LiveTable, message: Seen) -> None:
+        """Another process saw seats arrive or leave: their last-seen times, and who is
+        connected there now."""
+        for seat, at in message.seen.items():
+            if 0 <= seat < len(table.seats):
+                table.seen(seat, at)
+        await self.refresh(table)
+
+    async def refresh(self, table: LiveTable) -> None:
+        """Read who is connected to the other processes (scaled out), and show everyone."""
+        if self.cluster.shared:
+            table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
+        table.broadcast_state()
+
+    async def _sweep(self) -> None:
+        """Scaled out: the dots of a process that died (its connections gone with it, no news
+        from it) go out within two PRESENCE_TTL."""
+        while True:
+            await self.clock.sleep(PRESENCE_TTL)
+            for table in list(self.tables.held.values()):
+                if table.present_elsewhere and table.listeners:
+                    before = table.present_elsewhere
+                    table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
+                    if table.present_elsewhere != before:
+                        table.broadcast_state()
+
+    def absence_later(self, table: LiveTable) -> None:
+        """Tell everyone again when a seat that left counts as absent (and look again then at
+        the other processes: one may have died with its connections)."""
+        self.clock.call_later(self.absent_after + 0.05, lambda: self._chore(self.refresh(table)))
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        """Run `work` without waiting for it; a failure is logged (presence is not a move)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception as e:
+                log.warning("a background write failed: %s", e)
+
+        self._chore(run())
+
+    def _chore(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)

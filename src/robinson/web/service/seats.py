@@ -1,0 +1,187 @@
+"""Seats that stay their players' (docs/protocol.md "Seats"): who may hand a seat to a bot, how
+it comes back, invites claimed once, the host's view of them, and a seat's link for another
+device. Every change is stored and told through moves.py `change_seats`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from robinson.bots import BOT_NAMES
+from robinson.web.protocol.errors import ServiceError
+from robinson.web.service import invites
+from robinson.web.service.clock import Clock
+from robinson.web.service.live import LiveTable, token_hash
+from robinson.web.service.moves import Moves
+from robinson.web.service.presence import Presence
+from robinson.web.service.tables import Tables
+from robinson.web.store.rows import Note
+
+if TYPE_CHECKING:
+    from robinson.web.store import Store
+
+
+class Seats:
+    def __init__(
+        self, moves: Moves, tables: Tables, presence: Presence, store: Store, clock: Clock
+    ) -> None:
+        self.moves = moves
+        self.tables = tables
+        self.presence = presence
+        self.store = store
+        self.clock = clock
+
+    def seat_index(self, table: LiveTable, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < len(table.seats):
+            raise ServiceError("bad_request", f"seat must be 0 to {len(table.seats) - 1}")
+        return seat
+
+    # -- bots and owners -----------------------------------------------------------------------
+
+    async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
+        """The owner may always; anyone else seated only when the seat is absent (no connection
+        for `absent_after` seconds) or out of time, else `seat_present`."""
+        table = await self.tables.get(table_id)
+        actor = self.tables.authenticate(table, token)
+        target = self.seat_index(table, seat)
+        if bot not in BOT_NAMES:
+            raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
+        async with table.lock:
+            row, now = table.seats[target], self.clock.now_ms()
+            if row.kind == "bot" and actor != target:
+                raise ServiceError("seat_is_bot", "a bot plays this seat already")
+            data: dict[str, Any] = {"seat": target, "actor": actor, "bot": str(bot)}
+            if actor != target:
+                if table.out_of_time(target):
+                    data["out_of_time"] = True
+                elif table.absent(target, now) and not await self.presence.connected_anywhere(
+                    table, target
+                ):
+                    data["away"] = (now - table.away_since(target)) // 1000
+                else:
+                    raise ServiceError(
+                        "seat_present",
+                        f"{row.name} is at the table; a bot may take the seat only after "
+                        f"{table.absent_after:g} s without a connection, or when out of time",
+                    )
+            note = Note(table.game.version, "bot", data)
+            new_row = replace(row, kind="bot", bot=str(bot))
+            await self.moves.change_seats(table, (new_row,), (note,))
+
+    async def take_back(self, table_id: str, token: object, seat: object) -> None:
+        """A seat handed to a bot returns to its human: only that seat's own token can do it."""
+        table = await self.tables.get(table_id)
+        own = self.tables.authenticate(table, token)
+        target = self.seat_index(table, seat)
+        if own != target:
+            raise ServiceError("bad_token", "only the seat's own link can take it back")
+        async with table.lock:
+            if table.seats[target].kind == "bot":
+                await self.moves.seat_to_human(table, target, "back")
+
+    # -- invites -------------------------------------------------------------------------------
+
+    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
+        """Open an invite: the seat gets a new secret, given to this browser alone; the invite
+        is spent (`seat_taken` for anyone who tries it again) and older secrets stop working."""
+        table = await self.tables.get(table_id)
+        if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
+            raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
+        digest = token_hash(invite)
+        async with table.lock:
+            seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+            token = secrets.token_urlsafe(24)
+            if seat is None or not await asyncio.to_thread(
+                self.store.claim, table.id, seat, digest, token_hash(token)
+            ):
+                raise ServiceError(
+                    "seat_taken",
+                    "this invite was used already: the seat is taken (ask the "
+                    "host for a new link if it was meant for you)",
+                )
+            # Spent in the store already (compare and set, against any other process); the
+            # change below tells everyone, with the same row.
+            row = table.seats[seat]
+            claimed = replace(row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0)
+            note = Note(table.game.version, "claimed", {"seat": seat})
+            await self.moves.change_seats(table, (claimed,), (note,))
+            self.presence.drop_holders(table, seat)
+            return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
+
+    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
+        """The host's view: each human seat, its invite link and QR code while unclaimed."""
+        table = await self.tables.get(table_id)
+        if not table.is_host(host):
+            raise ServiceError("bad_token", "that is not the host's secret of this table")
+        assert isinstance(host, str)
+        present = table.present_anywhere()
+        out = []
+        for row in table.seats:
+            link = None
+            if row.invite_sha256 is not None:
+                code = invites.invite_code(host, table.id, row.seat, row.token_sha256)
+                if token_hash(code) == row.invite_sha256:
+                    link = invites.invite_link(table.id, code)
+            out.append(
+                {
+                    "seat": row.seat,
+                    "name": row.name,
+                    "kind": row.kind,
+                    "claimed": row.invite_sha256 is None,
+                    "present": row.seat in present,
+                    "link": link,
+                    "qr": None if link is None else invites.qr_svg(origin + link),
+                }
+            )
+        spectator = f"/t/{table.id}"
+        return {
+            "table": table.id,
+            "spectator": spectator,
+            "spectator_qr": invites.qr_svg(origin + spectator),
+            "seats": out,
+        }
+
+    async def reinvite(
+        self, table_id: str, host: object, seat: object, origin: str
+    ) -> dict[str, Any]:
+        """The host gives an absent (or out of time, or never claimed) seat a new invite: the
+        old secret and the old link stop working."""
+        table = await self.tables.get(table_id)
+        if not table.is_host(host):
+            raise ServiceError("bad_token", "that is not the host's secret of this table")
+        assert isinstance(host, str)
+        target = self.seat_index(table, seat)
+        async with table.lock:
+            row, now = table.seats[target], self.clock.now_ms()
+            unclaimed = row.invite_sha256 is not None and target not in table.present_seats()
+            away = table.absent(target, now) and not await self.presence.connected_anywhere(
+                table, target
+            )
+            if not (unclaimed or away or table.out_of_time(target)):
+                raise ServiceError(
+                    "seat_present",
+                    f"{row.name} is at the table; a new invite is for a seat left empty for "
+                    f"{table.absent_after:g} s or out of time",
+                )
+            token_sha = token_hash(secrets.token_urlsafe(24))  # nobody's: the invite gives one
+            code = invites.invite_code(host, table.id, target, token_sha)
+            new_row = replace(row, token_sha256=token_sha, invite_sha256=token_hash(code))
+            note = Note(table.game.version, "reinvited", {"seat": target})
+            await self.moves.change_seats(table, (new_row,), (note,))
+            self.presence.drop_holders(table, target)
+            link = invites.invite_link(table.id, code)
+            return {"seat": target, "link": link, "qr": invites.qr_svg(origin + link)}
+
+    async def device_link(
+        self, table_id: str, token: object, seat: object, origin: str
+    ) -> dict[str, Any]:
+        """A seat's own link, to continue on another device (it is the seat's secret)."""
+        table = await self.tables.get(table_id)
+        own = self.tables.authenticate(table, token)
+        if own != self.seat_index(table, seat):
+            raise ServiceError("bad_token", "only the seat's own secret gives its link")
+        link = f"/t/{table.id}#{token}"
+        return {"seat": own, "link": link, "qr": invites.qr_svg(origin + link)}

@@ -1,0 +1,61 @@
+"""Every option of the web server, once: its default, its help text and its bounds.
+
+`robinson serve` builds its command-line options from these fields (cli/serve.py), the app and
+the service take one `Settings` value, and nothing else writes a default down. This module
+imports nothing heavy, so `robinson --help` stays quick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+def option(default: Any, help: str, *, low: float | None = None, unit: str = "") -> Any:
+    """A field with its command-line help, its lower bound and the unit shown as METAVAR."""
+    return field(default=default, metadata={"help": help, "min": low, "unit": unit})
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Each as "N/second", "N/minute" or "N/hour" (the `limits` notation), per client address."""
+
+    tables: str = option("30/minute", "tables created")
+    actions: str = option("600/minute", "moves (and seat hand-overs, rematches)")
+    sockets: str = option("120/minute", "connections opened")
+
+
+@dataclass(frozen=True)
+class Settings:
+    # None: $ROBINSON_DATABASE_URL, else a SQLite file in the user's data directory.
+    database_url: str | None = None
+    # None: this process alone; else the Redis it shares its tables through.
+    redis_url: str | None = None
+    bot_delay: float = option(
+        0.8, "pause before each bot move, so people can follow", low=0, unit="SECONDS"
+    )
+    absent_after: float = option(
+        60.0,
+        "seconds without a connection after which other players may hand a seat to a bot",
+        low=0,
+        unit="SECONDS",
+    )
+    expire_days: float = option(
+        30.0,
+        "close unfinished tables with no move for this long, keeping their records (0: never)",
+        low=0,
+        unit="DAYS",
+    )
+    unload_after: float = option(
+        600.0,
+        "drop a table nobody watches or plays from memory after this long; it loads again "
+        "from the database when asked for (0: keep every table loaded)",
+        low=0,
+        unit="SECONDS",
+    )
+    rates: Rates = field(default_factory=Rates)
+
+
+def tunables() -> list[Any]:
+    """The numeric options of `Settings`, in order: what `robinson serve` offers as flags."""
+    return [f for f in fields(Settings) if "help" in f.metadata]

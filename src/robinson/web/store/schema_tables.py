@@ -1,0 +1,93 @@
+"""The tables the store reads and writes, as SQLAlchemy metadata. The database itself is made and
+changed only by the revisions in migrations/ (schema.py runs them); a test checks that this
+matches the newest revision."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("language", String(8), nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
+    Column("current_game", String(32), nullable=True),
+    # The host (the table's creator): SHA-256 of the host's secret, which shows the invites.
+    Column("host_sha256", String(64), nullable=True),
+    Column("move_seconds", Integer, nullable=True),  # the clock: seconds per move, None = none
+    Column("closed", BigInteger, nullable=True),  # Unix seconds it was closed unfinished
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # "human" or "bot"
+    Column("bot", String(32), nullable=True),  # the bot's name when kind == "bot"
+    Column("token_sha256", String(64), nullable=False),
+    # SHA-256 of the seat's live one-time invite code; NULL once claimed (docs/protocol.md).
+    Column("invite_sha256", String(64), nullable=True),
+    Column("seen_at", BigInteger, nullable=True),  # Unix ms the seat was last connected
+    Column("timeouts", Integer, nullable=False, server_default="0"),  # timed-out moves in a row
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),  # 1 for the first game at a table, 2 for a rematch
+    Column("ruleset", Text, nullable=False),  # JSON
+    Column("players", Text, nullable=False),  # JSON list of names at the start
+    Column("first", Integer, nullable=False),
+    Column("seed", String(128), nullable=False),  # hex; secret until the game is over
+    Column("seed_sha256", String(64), nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
+    Column("version", Integer, nullable=False),  # number of actions in the log
+    Column("over", Integer, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("deadline", BigInteger, nullable=True),  # Unix ms the seat to move runs out of time
+    Column("to_move", Integer, nullable=True),  # null: over (or stored before revision 0003)
+    Column("moved", BigInteger, nullable=True),  # Unix seconds of the last move (or creation)
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the engine's record form: {"roll": 3}
+    Column("seat", Integer, nullable=True),  # who acted (the bot's seat too)
+    Column("created", BigInteger, nullable=False),  # Unix seconds (64-bit: past 2038)
+    PrimaryKeyConstraint("game_id", "seq"),
+)
+
+
+# What happened to the seats, told in the log between moves: hand-overs, take-backs, timeouts.
+# `version` is the number of actions before it; `data` JSON (seat, actor, away seconds...).
+notes = Table(
+    "notes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created", BigInteger, nullable=False),
+)

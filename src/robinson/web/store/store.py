@@ -1,0 +1,386 @@
+"""Storage: tables, their seats and games, and each game's append-only action log (SQLAlchemy).
+
+A game's state is never stored as the truth: it is rebuilt by replaying the log (the engine's
+rule: replay is the only way state is rebuilt). `games.summary` (the one-line position) is a
+convenience for listings and tests. `actions` has the primary key (game_id, seq), so a second
+write of the same step fails instead of forking the game. Every write is one transaction,
+committed before the caller tells anyone about it.
+
+Backends: SQLite (the default, a file) and PostgreSQL through psycopg 3 (`postgresql+psycopg://`,
+the `postgres` extra). Only portable SQL is used; what differs is in dialects.py (SQLite's
+PRAGMAs, how each reports a duplicate step) and here (PostgreSQL's schema lock).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, NoSuchModuleError
+
+from robinson.web.store import schema
+from robinson.web.store.dialects import (
+    EXAMPLE_URLS,
+    _guarded,
+    _is_duplicate,
+    _sqlite_pragmas,
+    database_url,
+    default_url,
+)
+from robinson.web.store.errors import Conflict, StoreUnavailable
+from robinson.web.store.rows import KEEP, GameRow, Note, SeatChange, SeatRow, Step, TableRow
+from robinson.web.store.schema_tables import actions, games, notes, seats, tables
+
+if TYPE_CHECKING:
+    from robinson.web.store.writer import Writer
+
+
+class Store:
+    """The database. Raises `StoreUnavailable` with a readable reason if it cannot be opened."""
+
+    def __init__(self, url: str) -> None:
+        parsed = database_url(url)
+        self.url = parsed.render_as_string(hide_password=False)
+        shown = parsed.render_as_string(hide_password=True)
+        try:
+            sqlite = parsed.get_backend_name() == "sqlite"
+            # pre_ping: a server-side database may restart under us; check a pooled connection
+            # before use instead of failing the next move. A SQLite file has no such life.
+            self.engine: Engine = create_engine(parsed, pool_pre_ping=not sqlite)
+        except NoSuchModuleError:
+            raise StoreUnavailable(
+                f"unknown database kind {parsed.drivername!r} in {shown}; expected {EXAMPLE_URLS}"
+            ) from None
+        except ImportError as e:
+            raise StoreUnavailable(
+                f"the driver for {parsed.drivername} is not installed ({e}); the stores Robinson "
+                "supports are SQLite and PostgreSQL (pip install 'robinson[postgres]')"
+            ) from None
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            schema.prepare(self.engine)
+        except schema.SchemaError as e:
+            self.engine.dispose()
+            raise StoreUnavailable(f"cannot use the database {shown}: {e}") from None
+        except DBAPIError as e:
+            self.engine.dispose()
+            reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
+            raise StoreUnavailable(f"cannot open the database {shown}: {reason}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def writer(self) -> Writer:
+        """What writes the moves' steps (the hot path): web/store/writer.py."""
+        from robinson.web.store.writer import GroupWriter
+
+        return GroupWriter(self)
+
+    # -- writes --------------------------------------------------------------------------------
+
+    @_guarded
+    def create_table(self, table: TableRow, game: GameRow, summary: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables).values(
+                    id=table.id,
+                    language=table.language,
+                    created=table.created,
+                    current_game=None,
+                    host_sha256=table.host_sha256,
+                    move_seconds=table.move_seconds,
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [{"table_id": table.id, **vars(s)} for s in table.seats],
+            )
+            self._insert_game(conn, game, summary)
+
+    @_guarded
+    def add_game(self, game: GameRow, summary: str) -> None:
+        with self.engine.begin() as conn:
+            self._insert_game(conn, game, summary)
+
+    def _insert_game(self, conn: Any, game: GameRow, summary: str) -> None:
+        conn.execute(
+            insert(games).values(
+                id=game.id,
+                table_id=game.table_id,
+                number=game.number,
+                ruleset=json.dumps(game.ruleset),
+                players=json.dumps(game.players, ensure_ascii=False),
+                first=game.first,
+                seed=game.seed,
+                seed_sha256=game.seed_sha256,
+                created=game.created,
+                version=0,
+                over=0,
+                summary=summary,
+                deadline=game.deadline,
+                to_move=game.first,
+                moved=game.created,
+            )
+        )
+        conn.execute(
+            update(tables).where(tables.c.id == game.table_id).values(current_game=game.id)
+        )
+
+    @_guarded
+    def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
+        """Write `step` (`to_move`: the seat to move after it; `summary`: the position's text
+        form) with its deadline, seat rows and notes, in one transaction. Raises `Conflict` if
+        the game has that step already."""
+        moved = step.at // 1000
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(actions).values(
+                        game_id=step.game,
+                        seq=step.seq,
+                        action=json.dumps(step.action.to_json()),
+                        seat=step.seat,
+                        created=moved,
+                    )
+                )
+                conn.execute(
+                    update(games)
+                    .where(games.c.id == step.game)
+                    .values(
+                        version=step.seq + 1,
+                        over=int(over),
+                        summary=summary,
+                        deadline=step.deadline,
+                        to_move=None if over else to_move,
+                        moved=moved,
+                    )
+                )
+                self._write_changes(conn, step.table, step.game, step.seats, step.notes, moved)
+        except IntegrityError as e:
+            if not _is_duplicate(e):
+                raise
+            raise Conflict(f"game {step.game} already has step {step.seq}") from e
+
+    @_guarded
+    def change_seats(self, change: SeatChange) -> None:
+        """Seat changes between moves (a bot takes a seat, its human takes it back, a new
+        invite), with their notes and the new deadline, in one transaction."""
+        with self.engine.begin() as conn:
+            if change.deadline is not KEEP:
+                conn.execute(
+                    update(games).where(games.c.id == change.game).values(deadline=change.deadline)
+                )
+            self._write_changes(
+                conn, change.table, change.game, change.seats, change.notes, change.at // 1000
+            )
+
+    def _write_changes(
+        self,
+        conn: Any,
+        table_id: str,
+        game_id: str,
+        rows: Sequence[SeatRow],
+        new_notes: Sequence[Note],
+        now: int,
+    ) -> None:
+        # `seen_at` is presence's own column (set_seen): a seat row carried by a step must not
+        # write back an older time over it.
+        for row in rows:
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == row.seat)
+                .values(
+                    name=row.name,
+                    kind=row.kind,
+                    bot=row.bot,
+                    token_sha256=row.token_sha256,
+                    invite_sha256=row.invite_sha256,
+                    timeouts=row.timeouts,
+                )
+            )
+        for n in new_notes:
+            conn.execute(
+                insert(notes).values(
+                    game_id=game_id,
+                    version=n.version,
+                    kind=n.kind,
+                    data=json.dumps(n.data, ensure_ascii=False),
+                    created=now,
+                )
+            )
+
+    @_guarded
+    def claim(self, table_id: str, seat: int, invite_sha256: str, token_sha256: str) -> bool:
+        """Spend a seat's invite: the seat gets a new secret. False if the invite was spent
+        already (by another browser, maybe through another server process)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats)
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.invite_sha256 == invite_sha256,
+                )
+                .values(invite_sha256=None, token_sha256=token_sha256, timeouts=0)
+            )
+            return bool(done.rowcount == 1)
+
+    @_guarded
+    def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(seen_at=seen_at)
+            )
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    @_guarded
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+            ).all()
+        return TableRow(
+            id=row.id,
+            language=row.language,
+            created=row.created,
+            current_game=row.current_game,
+            seats=[
+                SeatRow(
+                    s.seat,
+                    s.name,
+                    s.kind,
+                    s.bot,
+                    s.token_sha256,
+                    s.invite_sha256,
+                    s.seen_at,
+                    s.timeouts,
+                )
+                for s in seat_rows
+            ],
+            host_sha256=row.host_sha256,
+            move_seconds=row.move_seconds,
+            closed=row.closed,
+        )
+
+    @_guarded
+    def load_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            steps = conn.execute(
+                select(actions.c.seq, actions.c.action)
+                .where(actions.c.game_id == game_id)
+                .order_by(actions.c.seq)
+            ).all()
+            note_rows = conn.execute(
+                select(notes.c.version, notes.c.kind, notes.c.data)
+                .where(notes.c.game_id == game_id)
+                .order_by(notes.c.id)
+            ).all()
+        for expected, step in enumerate(steps):
+            if step.seq != expected:  # the key makes gaps impossible unless the file was edited
+                raise RuntimeError(f"game {game_id}: the action log has a gap at step {expected}")
+        return GameRow(
+            id=row.id,
+            table_id=row.table_id,
+            number=row.number,
+            ruleset=json.loads(row.ruleset),
+            players=json.loads(row.players),
+            first=row.first,
+            seed=row.seed,
+            seed_sha256=row.seed_sha256,
+            created=row.created,
+            actions=[json.loads(s.action) for s in steps],
+            deadline=row.deadline,
+            notes=[Note(n.version, n.kind, json.loads(n.data)) for n in note_rows],
+        )
+
+    @_guarded
+    def next_deadline(self) -> int | None:
+        """The earliest deadline of a current unfinished game (Unix ms), if any has a clock."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                select(func.min(games.c.deadline))
+                .join(tables, tables.c.current_game == games.c.id)
+                .where(games.c.over == 0)
+            ).scalar()
+        return None if value is None else int(value)
+
+    @_guarded
+    def due_games(self, now_ms: int) -> list[tuple[str, str]]:
+        """(game, table) of the current unfinished games whose deadline has passed."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.table_id)
+                .join(tables, tables.c.current_game == games.c.id)
+                .where(games.c.over == 0, games.c.deadline <= now_ms)
+                .order_by(games.c.deadline)
+            ).all()
+        return [(r.id, r.table_id) for r in rows]
+
+    @_guarded
+    def tables_to_resume(self) -> list[str]:
+        """The open tables whose current game waits for a bot: all the server must load on start
+        (the others load when first asked for). A game stored before revision 0003 has no
+        `to_move`: its table is resumed if it has a bot seat at all."""
+        bot_seat = select(seats.c.seat).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == "bot"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id)
+                .join(games, games.c.id == tables.c.current_game)
+                .where(
+                    games.c.over == 0,
+                    tables.c.closed.is_(None),
+                    or_(
+                        and_(games.c.to_move.is_(None), bot_seat.exists()),
+                        bot_seat.where(seats.c.seat == games.c.to_move).exists(),
+                    ),
+                )
+            ).all()
+        return [r.id for r in rows]
+
+    @_guarded
+    def close_idle(self, before: int, now: int) -> list[str]:
+        """Close the open tables whose unfinished game has had no move since `before`; returns
+        their ids. Their games and logs stay; only `tables.closed` is set."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(tables.c.id)
+                    .join(games, games.c.id == tables.c.current_game)
+                    .where(games.c.over == 0, tables.c.closed.is_(None), games.c.moved < before)
+                ).all()
+            ]
+            for start in range(0, len(ids), 500):  # bounded IN lists
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(ids[start : start + 500]))
+                    .values(closed=now)
+                )
+        return ids
+
+
+__all__ = ["Store", "database_url", "default_url"]

@@ -1,0 +1,267 @@
+"""How a move's step reaches the database: the store's hot path, apart from its other calls.
+
+`GroupWriter` (what the server uses) owns one thread and one long-lived connection. A step
+handed to it waits while the commit before it is under way; the next commit then writes every
+step that arrived meanwhile, in one transaction, with plain prepared SQL (no statement built per
+move, no pool checkout and no pre-ping per move). Each step's caller is answered only once its
+commit is durable, so the rule "nobody is told of a move before it is stored" holds as before.
+At one move at a time it is one transaction per move; under load a commit carries many
+(docs/scaling.md has the figures).
+
+A step the database already has (another process wrote it) makes the group be written again
+step by step, so that only that step is refused with `Conflict`. A lost connection is opened
+again and the group tried once more; any other failure refuses the whole group with
+`StorageDown`, and nothing of it was written.
+
+`ThreadWriter` writes each step through `Store.append` on a worker thread: the simple reference
+the tests hold the group writer to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from robinson.web.store.errors import Conflict, StorageDown
+from robinson.web.store.rows import Step
+
+if TYPE_CHECKING:
+    from robinson.web.store.store import Store
+
+log = logging.getLogger("robinson.web.store")
+
+
+class Writer(Protocol):
+    async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
+        """Store `step` durably before returning; `Conflict` if the game has it already,
+        `StorageDown` if the database did not take it (then nothing of it was written)."""
+
+    async def close(self) -> None: ...
+
+
+class ThreadWriter:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
+        await asyncio.to_thread(self.store.append, step, summary, over, to_move)
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class _Item:
+    step: Step
+    summary: str
+    over: bool
+    to_move: int | None
+
+
+# The statements of a step, with named parameters (sqlite3's ":name", psycopg's "%(name)s").
+_SQL = {
+    "action": "INSERT INTO actions (game_id, seq, action, seat, created) "
+    "VALUES ({game}, {seq}, {action}, {seat}, {created})",
+    "game": "UPDATE games SET version = {version}, over = {over}, summary = {summary}, "
+    "deadline = {deadline}, to_move = {to_move}, moved = {moved} WHERE id = {game}",
+    "seat": "UPDATE seats SET name = {name}, kind = {kind}, bot = {bot}, "
+    "token_sha256 = {token_sha256}, invite_sha256 = {invite_sha256}, timeouts = {timeouts} "
+    "WHERE table_id = {table} AND seat = {seat}",
+    "note": "INSERT INTO notes (game_id, version, kind, data, created) "
+    "VALUES ({game}, {version}, {kind}, {data}, {created})",
+}
+_NAMES = (
+    *("game", "seq", "action", "seat", "created"),
+    *("version", "over", "summary", "deadline", "to_move", "moved"),
+    *("name", "kind", "bot", "token_sha256", "invite_sha256", "timeouts", "table"),
+    "data",
+)
+
+
+def _statements(database: str) -> dict[str, str]:
+    if database == "sqlite":  # sqlite3 takes named parameters in any paramstyle
+        marks = {n: f":{n}" for n in _NAMES}
+    elif database == "postgresql":  # psycopg
+        marks = {n: f"%({n})s" for n in _NAMES}
+    else:
+        raise ValueError(f"the group writer has no SQL for {database!r}")
+    return {k: sql.format(**marks) for k, sql in _SQL.items()}
+
+
+class GroupWriter:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._sql = _statements(store.engine.dialect.name)
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="robinson-writer")
+        self._connection: Any = None  # the writer thread's own; opened there, used there only
+        self._pool: Any = None  # the engine's pool it came from (a disposed engine has a new one)
+        self._waiting: list[tuple[_Item, asyncio.Future[None]]] = []
+        self._flushing: asyncio.Task[None] | None = None
+        self.commits = 0  # for the benchmark: steps per commit = steps / commits
+        self.steps = 0
+
+    async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((_Item(step, summary, over, to_move), done))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.create_task(self._flush())
+        # Shielded: a caller given up on (its task cancelled) does not unmake a write.
+        await asyncio.shield(done)
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            try:
+                outcomes = await loop.run_in_executor(
+                    self._thread, self._write, [item for item, _ in group]
+                )
+            except Exception as e:  # a bug of ours: every caller hears of it
+                outcomes = [e] * len(group)
+            for (_, done), outcome in zip(group, outcomes, strict=True):
+                if done.done():
+                    continue
+                if outcome is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(outcome)
+
+    async def close(self) -> None:
+        if self._flushing is not None:
+            await asyncio.gather(self._flushing, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._release)
+        self._thread.shutdown(wait=True)
+
+    # -- on the writer thread ------------------------------------------------------------------
+
+    def _write(self, items: list[_Item]) -> list[Exception | None]:
+        for attempt in (1, 2):
+            try:
+                self._commit(items)
+                return [None] * len(items)
+            except Exception as e:
+                reason = self._failed(e)
+                if reason == "duplicate":
+                    return [self._write_alone(item) for item in items]
+                if reason == "disconnect" and attempt == 1:
+                    continue  # a connection the database dropped: once more on a new one
+                log.warning("the database did not take %d steps: %s", len(items), e)
+                return [StorageDown(_reason(e))] * len(items)
+        raise AssertionError("unreachable")
+
+    def _write_alone(self, item: _Item) -> Exception | None:
+        try:
+            self._commit([item])
+            return None
+        except Exception as e:
+            if self._failed(e) == "duplicate":
+                step = item.step
+                return Conflict(f"game {step.game} already has step {step.seq}")
+            return StorageDown(_reason(e))
+
+    def _commit(self, items: list[_Item]) -> None:
+        engine = self.store.engine
+        if self._connection is not None and self._pool is not engine.pool:
+            self._disconnect()  # the engine was disposed (its connections closed): follow it
+        if self._connection is None:
+            self._pool = engine.pool
+            self._connection = engine.raw_connection()
+        conn = self._connection
+        cursor = conn.cursor()
+        try:
+            for item in items:
+                self._execute(cursor, item)
+            conn.commit()
+        finally:
+            cursor.close()
+        self.commits += 1
+        self.steps += len(items)
+
+    def _execute(self, cursor: Any, item: _Item) -> None:
+        step, sql = item.step, self._sql
+        moved = step.at // 1000
+        action = json.dumps(step.action.to_json())
+        cursor.execute(
+            sql["action"],
+            {"game": step.game, "seq": step.seq, "action": action, "seat": step.seat,
+             "created": moved},
+        )  # fmt: skip
+        cursor.execute(
+            sql["game"],
+            {
+                "game": step.game,
+                "version": step.seq + 1,
+                "over": int(item.over),
+                "summary": item.summary,
+                "deadline": step.deadline,
+                "to_move": None if item.over else item.to_move,
+                "moved": moved,
+            },
+        )
+        for row in step.seats:  # `seen_at` is presence's own column: never written back here
+            cursor.execute(
+                sql["seat"],
+                {"table": step.table, "seat": row.seat, "name": row.name, "kind": row.kind,
+                 "bot": row.bot, "token_sha256": row.token_sha256,
+                 "invite_sha256": row.invite_sha256, "timeouts": row.timeouts},
+            )  # fmt: skip
+        for note in step.notes:
+            data = json.dumps(note.data, ensure_ascii=False)
+            cursor.execute(
+                sql["note"],
+                {"game": step.game, "version": note.version, "kind": note.kind, "data": data,
+                 "created": moved},
+            )  # fmt: skip
+
+    def _failed(self, error: Exception) -> str:
+        """Undo what the failed commit began and say why it failed: "duplicate" (a step the
+        database has), "disconnect" (the connection is gone: it is dropped) or "other"."""
+        dialect = self.store.engine.dialect
+        conn = self._connection
+        gone = conn is not None and dialect.is_disconnect(
+            error,  # type: ignore[arg-type]  # any exception: a DBAPI one is recognized
+            conn.dbapi_connection,
+            None,
+        )
+        if conn is not None and not gone:
+            try:
+                conn.rollback()
+            except Exception:
+                gone = True
+        if gone:
+            self._disconnect()
+            return "disconnect"
+        if _is_duplicate(error):
+            return "duplicate"
+        return "other"
+
+    def _release(self) -> None:
+        conn, self._connection = self._connection, None
+        if conn is not None:
+            conn.close()  # back to the pool
+
+    def _disconnect(self) -> None:
+        conn, self._connection = self._connection, None
+        if conn is not None:
+            try:
+                conn.invalidate()  # the pool must not hand this one out again
+            except Exception as e:
+                log.debug("closing the writer's connection: %s", e)
+
+
+def _is_duplicate(error: Exception) -> bool:
+    """A primary key or unique constraint broken (psycopg's SQLSTATE or sqlite3's name)."""
+    sqlstate = getattr(error, "sqlstate", None)
+    if sqlstate is not None:
+        return bool(sqlstate == "23505")
+    name = getattr(error, "sqlite_errorname", "")
+    return name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,96 @@
+"""Stand-ins for time and dice, handed to an in-process `GameService` (web/service/clock.py).
+
+`FakeClock` moves only when a test says so: `await clock.advance(5)` runs, in order, every sleep,
+wait and timer that falls due within those five seconds, letting the event loop settle after
+each, so a five-second move clock runs out at once and the test reads what happened.
+`SeededDice` rolls from a seed the test chose, through the same fair-dice scheme.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
+
+from robinson import fairdice
+
+START_MS = 1_800_000_000_000  # 2027-01-15: any fixed moment
+
+
+class FakeClock:
+    def __init__(self, now_ms: int = START_MS) -> None:
+        self._now = now_ms / 1000
+        self._due: list[tuple[float, int, Callable[[], object]]] = []
+        self._order = itertools.count()  # ties keep their order
+
+    def now_ms(self) -> int:
+        return round(self._now * 1000)
+
+    def monotonic(self) -> float:
+        return self._now
+
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> None:
+        heapq.heappush(self._due, (self._now + max(0.0, seconds), next(self._order), callback))
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken = asyncio.get_running_loop().create_future()
+        self.call_later(seconds, lambda: woken.done() or woken.set_result(None))
+        await woken
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> None:
+        waiter = asyncio.ensure_future(event.wait())
+        sleeper = asyncio.ensure_future(self.sleep(seconds))
+        try:
+            await asyncio.wait({waiter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+            sleeper.cancel()
+
+    async def settle(self) -> None:
+        """Let the tasks run until they all wait on something unchanged for a while (the
+        clock's timers, a lock, an event): what a move set off, the store's worker threads
+        included, is done then. Bounded: at most two seconds of real time."""
+        stable, last = 0, None
+        for _ in range(1000):
+            await asyncio.sleep(0.002)
+            now = frozenset(
+                (id(t), id(t._fut_waiter))  # type: ignore[attr-defined]  # what it awaits
+                for t in asyncio.all_tasks()
+                if not t.done() and t is not asyncio.current_task()
+            )
+            stable = stable + 1 if now == last else 0
+            last = now
+            if stable >= 5:
+                return
+
+    async def advance(self, seconds: float) -> None:
+        """Move time on by `seconds`, running what falls due on the way, in order."""
+        end = self._now + seconds
+        await self.settle()
+        while self._due and self._due[0][0] <= end:
+            at, _, callback = heapq.heappop(self._due)
+            self._now = max(self._now, at)
+            callback()
+            await self.settle()
+        self._now = end
+        await self.settle()
+
+
+class SeededDice:
+    """The fair-dice scheme from fixed seeds, one per game in order: scripted games."""
+
+    def __init__(self, *seeds: bytes) -> None:
+        self._seeds = list(seeds)
+        self._made = 0
+
+    def new_seed(self) -> bytes:
+        seed = self._seeds[self._made % len(self._seeds)] if self._seeds else bytes(32)
+        self._made += 1
+        return seed
+
+    def face(self, seed: bytes, index: int) -> int:
+        return fairdice.face(seed, index)
