@@ -30,9 +30,17 @@ from robinson.web.store.errors import Conflict, StorageDown
 from robinson.web.store.rows import Step
 
 if TYPE_CHECKING:
-    from robinson.web.store.store import Store
+    from sqlalchemy.engine import Engine
 
 log = logging.getLogger("robinson.web.store")
+
+
+class Store(Protocol):
+    """What a writer needs of the store (store.py), which makes its writer (`Store.writer`)."""
+
+    engine: Engine
+
+    def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None: ...
 
 
 class Writer(Protocol):
