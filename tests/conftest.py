@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# Every message a server sends in the tests (in process or a `robinson serve` child, which
+# inherits this) is checked against protocol/server.py's models (web/protocol/server.py CHECK).
+os.environ["ROBINSON_CHECK_MESSAGES"] = "1"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_solution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

@@ -80,6 +80,15 @@ class FakeClock:
         await self.settle()
 
 
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Poll in real time (for the store's threads; the fake clock does not move here)."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition did not come true")
+
+
 class SeededDice:
     """The fair-dice scheme from fixed seeds, one per game in order: scripted games."""
 

@@ -12,7 +12,7 @@ import pytest
 
 from robinson.engine import MAX_PLAYERS, MIN_PLAYERS
 from robinson.web.protocol import limits
-from robinson.web.protocol.server import server_message
+from robinson.web.protocol.messages import server_message
 from tests.web.conftest import Server, forward
 
 if TYPE_CHECKING:

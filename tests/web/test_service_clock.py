@@ -6,8 +6,7 @@ five-second clock runs out at once and each timeout can be read off the table an
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.settings import Settings
 from robinson.web.store import Store
-from tests.web.fakes import FakeClock, SeededDice
+from tests.web.fakes import FakeClock, SeededDice, until
 
 CLOCK = 5  # seconds per move
 
@@ -42,15 +41,6 @@ async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[GameService
     finally:
         await service.stop()
         store.close()
-
-
-async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
-    """Real time, for the store's threads: the fake clock does not move here."""
-    for _ in range(int(seconds / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition did not come true")
 
 
 async def test_a_seat_out_of_time_is_moved_for_then_handed_to_a_bot_after_three(

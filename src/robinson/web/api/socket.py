@@ -1,5 +1,6 @@
 """The table WebSocket: one connection follows one table; moves go through the same service as
-REST. Every message the server sends is checked against models.ServerMessage."""
+REST. Every message the server sends is described by protocol/messages.py's `ServerMessage` (and
+checked against it where ROBINSON_CHECK_MESSAGES=1: the tests)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ from robinson.web.protocol.client import (
 )
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.protocol.limits import MAX_MESSAGE
-from robinson.web.protocol.server import encode
-from robinson.web.service import GameService
+from robinson.web.protocol.messages import encode
+from robinson.web.service import GameService, views
 from robinson.web.service.live import LiveTable
 
 log = logging.getLogger("robinson.web")
@@ -93,9 +94,10 @@ class Connection:
         self.lang = lang
         self.seats: set[int] = set()
         self.subscribed = False
-        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
+        self._queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(self.QUEUE)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or its JSON text when it was encoded once for many)."""
         try:
             self._queue.put_nowait(message)
         except asyncio.QueueFull:  # hopelessly behind: drop it; it reconnects and resyncs
@@ -109,13 +111,14 @@ class Connection:
                 if message is None:
                     await self.websocket.close(code=4408)
                     return
-                await self.websocket.send_text(encode(message))
+                text = message if isinstance(message, str) else encode(message)
+                await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError):
             return  # the client left while a message was on its way: nothing more to send
         except ValidationError:
             # A message the models do not describe is a bug of ours: say so, and close rather
             # than send something the protocol does not promise.
-            log.exception("an outgoing message does not match models.ServerMessage")
+            log.exception("an outgoing message does not match protocol.messages.ServerMessage")
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 await self.websocket.close(code=1011)
 
@@ -160,7 +163,7 @@ async def _handle(
             conn.subscribed = True
             service.subscribe(table, conn)
         else:
-            conn.send(table.snapshot(conn))
+            conn.send(views.snapshot(table, conn))
         return None
     if isinstance(msg, Act):
         version = await service.act(msg.game, msg.token, msg.version, msg.move)

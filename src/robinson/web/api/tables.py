@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from robinson.web.api import ERRORS, Service, language, rate
 from robinson.web.protocol.client import BotIn, TableIn, TokenIn
 from robinson.web.protocol.server import NewGame, Ok, Seat, TableCreated, TableView
-from robinson.web.service import SeatSpec
+from robinson.web.service import SeatSpec, views
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
 ACTING = rate("actions")
@@ -27,7 +27,11 @@ async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
 async def get_table(table_id: str, service: Service, lang: str = "en") -> dict[str, Any]:
     """The table and its current game, in the viewer's language."""
     table = await service.table(table_id)
-    return {"table": table.id, "language": table.language, "game": table.game_view(language(lang))}
+    return {
+        "table": table.id,
+        "language": table.language,
+        "game": views.game_view(table, language(lang)),
+    }
 
 
 @router.post("/{table_id}/whoami", response_model=Seat)

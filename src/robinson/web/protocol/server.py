@@ -1,9 +1,10 @@
-"""What the server answers: every REST response and every WebSocket message from server to client
-(pydantic). The incoming shapes are in protocol.py; docs/protocol.md explains both.
+"""What the server answers over REST (pydantic); the WebSocket messages are in messages.py, the
+incoming shapes in client.py; docs/protocol.md explains them all.
 
-The service and the live table build plain dicts; the REST routes declare these models as their
-`response_model` and the WebSocket sender validates each message against `ServerMessage`, so a
-field added in one place and not here fails loudly (`extra="forbid"`) instead of drifting.
+The service's views build plain dicts; the REST routes declare these models as their
+`response_model`, and every WebSocket message is checked against `messages.ServerMessage`
+where CHECK is on (every test run), so a field added in one place and not here fails loudly
+(`extra="forbid"`) instead of drifting.
 
 Fields shared by two answers are declared once, in a base class. A model's fields come in the
 order of its bases read from the last to the first, then its own (pydantic follows the reversed
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 from robinson.web.protocol.client import Move
 
@@ -324,72 +325,3 @@ class ErrorBody(Out):
 
 class Error(Out):
     error: ErrorBody
-
-
-# -- WebSocket, server to client ----------------------------------------------------------------
-
-
-class Snapshot(Out):
-    type: Literal["snapshot"]
-    table: str
-    language: str
-    lang: str
-    you: list[int] = Field(description="the seats this connection holds")
-    game: GameView
-    log: list[str]
-    log_kinds: list[tuple[str, int | None]] = Field(
-        default_factory=list,
-        description="the event kind and the seat it is about of each line of `log`, in order "
-        "(the page groups the log by turn and colours it by seat)",
-    )
-    log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
-
-
-class _Moved(Out):
-    type: Literal["update"]
-    game: str
-    version: int
-    seat: int
-
-
-class Update(_Move, _Moved):  # the header, the move, then the state after it
-    state: GameView
-
-
-class StateChanged(Out):
-    type: Literal["state"]
-    state: GameView
-    narration: list[str] = Field(default_factory=list, description="who did what to a seat")
-
-
-class Ack(Out):
-    type: Literal["ack"]
-    id: MessageId = None
-    version: int | None = None
-    game: str | None = None
-
-
-class Pong(Out):
-    type: Literal["pong"]
-    id: MessageId = None
-
-
-class ErrorMessage(Out):
-    type: Literal["error"]
-    code: str
-    message: str
-    id: MessageId = None
-
-
-ServerMessage = Annotated[
-    Snapshot | Update | StateChanged | Ack | Pong | ErrorMessage, Field(discriminator="type")
-]
-server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A server message as JSON text, checked against its model. Keys the builder left out stay
-    out (`exclude_unset`), so the bytes are those of the dict."""
-    checked = server_message.validate_python(message)
-    text: str = checked.model_dump_json(exclude_unset=True)
-    return text

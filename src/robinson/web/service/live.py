@@ -1,5 +1,5 @@
-"""The in-memory side of a table: its seats, its current game (rebuilt by replay), its listeners,
-and the JSON views sent to clients in each viewer's language."""
+"""The in-memory side of a table: its seats, its current game (rebuilt by replay), its listeners
+and who is present. What its viewers are sent is built in views.py."""
 
 from __future__ import annotations
 
@@ -8,27 +8,20 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from robinson.bots import Bot, make_bot
 from robinson.engine import (
     Action,
     Event,
     GameRecord,
-    Reason,
     Roll,
     Ruleset,
     State,
-    Transfer,
-    Won,
     action_from_json,
-    legal_actions,
-    state_to_json,
 )
 from robinson.fairdice import SCHEME
 from robinson.web.protocol.limits import MAX_TOKEN, MIN_TOKEN
-from robinson.web.service import texts
 from robinson.web.service.clock import Clock
 from robinson.web.store.rows import GameRow, Note, SeatRow, TableRow
 
@@ -41,21 +34,45 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def utc(ms: int | None) -> str | None:
-    """Unix ms as an ISO 8601 UTC timestamp ("2026-12-01T10:00:05.250Z"), the protocol's form."""
-    if ms is None:
-        return None
-    moment = datetime.fromtimestamp(ms / 1000, UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 class Listener(Protocol):
     """A connection following a table: it has a language and the seats it holds."""
 
     lang: str
     seats: set[int]
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message: a dict, or the JSON text of one encoded already."""
+
+
+@dataclass
+class Narration:
+    """A table's narrated log in one language, as it grew: each line and the kind of event it
+    tells (with the seat it is about, for the page's colours), for the game `game` up to
+    `version` actions and `notes` notes. Only the newest lines are kept; the turns before them
+    are counted (a snapshot numbers its first turn)."""
+
+    game: str
+    version: int = 0
+    notes: int = 0
+    lines: list[str] = field(default_factory=list)
+    kinds: list[tuple[str, int | None]] = field(default_factory=list)
+    turns_dropped: int = 0
+
+    KEEP: ClassVar[int] = 600  # past this many lines, the oldest half goes
+
+    def follows(self, game: str, version: int, notes: int) -> bool:
+        return (self.game, self.version, self.notes) == (game, version, notes)
+
+    def now_at(self, version: int, notes: int) -> None:
+        self.version, self.notes = version, notes
+
+    def add(self, line: str, kind: tuple[str, int | None]) -> None:
+        self.lines.append(line)
+        self.kinds.append(kind)
+        if len(self.lines) > self.KEEP:
+            cut = self.KEEP // 2
+            self.turns_dropped += sum(k == "turn_began" for k, _ in self.kinds[:cut])
+            del self.lines[:cut], self.kinds[:cut]
 
 
 @dataclass
@@ -141,6 +158,7 @@ class LiveTable:
     present_elsewhere: set[int] = field(default_factory=set)
     last_used: float = 0.0  # the clock's monotonic seconds it was last asked for (unload_idle)
     presence_pending: list[tuple[int, int]] = field(default_factory=list)
+    narration: dict[str, Narration] = field(default_factory=dict)  # per language (views.py)
 
     @classmethod
     def from_rows(
@@ -231,158 +249,3 @@ class LiveTable:
             and st.to_move is not None
             and self.seats[st.to_move].kind == "bot"
         )
-
-    # -- views ---------------------------------------------------------------------------------
-
-    def game_view(self, lang: str) -> dict[str, Any]:
-        game, st = self.game, self.game.state
-        legal = (
-            []
-            if st.over
-            else ["roll" if isinstance(a, Roll) else a.option for a in legal_actions(st)]
-        )
-        if legal and legal[0] == "roll":
-            legal = ["roll"]
-        present = self.present_anywhere()
-        now = self.clock.now_ms()
-        clock = None
-        if game.deadline is not None and not st.over and st.to_move is not None:
-            clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
-        return {
-            "id": game.id,
-            "number": game.row.number,
-            "ruleset": game.ruleset.to_json(),
-            "rules": texts.rules_summary(lang, game.ruleset),
-            "first": game.row.first,
-            "version": game.version,
-            "phase": st.phase.value,
-            "to_move": st.to_move,
-            "pending_roll": st.pending_roll,
-            "last_roll": game.last_roll(),
-            "bank": st.bank,
-            "over": st.over,
-            "winner": st.winner,
-            "legal": legal,
-            "prompt": texts.prompt(lang, st, self.names),
-            "seed_sha256": game.row.seed_sha256,
-            "seed": game.row.seed if st.over else None,
-            "payout": payout_steps(lang, game.final_events or [], self.names),
-            "move_seconds": self.move_seconds,
-            "absent_after": self.absent_after,
-            "clock": clock,
-            "players": [
-                {
-                    "seat": i,
-                    "kind": seat.kind,
-                    "bot": seat.bot,
-                    "present": i in present,
-                    "away_since": None if i in present else utc(self.away_since(i)),
-                    "absent": self.absent(i, now),
-                    "timeouts": seat.timeouts,
-                    "claimed": seat.invite_sha256 is None,
-                    **player,
-                }
-                for i, (seat, player) in enumerate(
-                    zip(self.seats, state_to_json(st, self.names)["players"], strict=True)
-                )
-            ],
-        }
-
-    def snapshot(self, listener: Listener) -> dict[str, Any]:
-        """Everything a (re)connecting viewer needs, including the narration so far."""
-        lines: list[str] = []
-        kinds: list[tuple[str, int | None]] = []  # the event of each line, for the page's log
-        notes = sorted(self.game.notes, key=lambda n: n.version)  # stable: same version in order
-        at = 0
-
-        def note(item: Note) -> None:
-            lines.append(texts.note(listener.lang, item, self.names))
-            kinds.append(("note", item.data.get("seat")))
-
-        for version, (_, _, events) in enumerate(self.game.record().steps()):
-            while at < len(notes) and notes[at].version <= version:
-                note(notes[at])
-                at += 1
-            for e, line in zip(
-                events, texts.narrate_each(listener.lang, events, self.names), strict=True
-            ):
-                if line:
-                    lines.append(line)
-                    kinds.append((e.kind, _actor(e)))
-        for item in notes[at:]:
-            note(item)
-        dropped = kinds[:-300]
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "language": self.language,
-            "lang": listener.lang,
-            "you": sorted(listener.seats),
-            "game": self.game_view(listener.lang),
-            "log": lines[-300:],
-            "log_kinds": [list(k) for k in kinds[-300:]],
-            "log_turn": 1 + sum(kind == "turn_began" for kind, _ in dropped),
-        }
-
-    def broadcast(self, build: Any) -> None:
-        """Send `build(lang, listener)` to every listener, building once per language when the
-        message does not depend on the listener."""
-        for listener in list(self.listeners):
-            listener.send(build(listener))
-
-    def broadcast_state(self, notes: Sequence[Note] = ()) -> None:
-        """The seats changed (a bot took one, its human came back, presence): the new view and
-        the narration of what happened, in each listener's language."""
-        self.broadcast(
-            lambda listener: {
-                "type": "state",
-                "state": self.game_view(listener.lang),
-                "narration": [texts.note(listener.lang, n, self.names) for n in notes],
-            }
-        )
-
-    def broadcast_update(
-        self, action: Action, seat: int, events: Sequence[Event], notes: Sequence[Note] = ()
-    ) -> None:
-        per_lang: dict[str, dict[str, Any]] = {}
-        events_json = [e.to_json() for e in events]
-        for listener in list(self.listeners):
-            msg = per_lang.get(listener.lang)
-            if msg is None:
-                each = texts.narrate_each(listener.lang, events, self.names)
-                msg = {
-                    "type": "update",
-                    "game": self.game.id,
-                    "version": self.game.version,
-                    "seat": seat,
-                    "action": action.to_json(),
-                    "events": events_json,
-                    "narration": [line for line in each if line],
-                    "told": texts.told(each),
-                    "notes": [texts.note(listener.lang, n, self.names) for n in notes],
-                    "state": self.game_view(listener.lang),
-                }
-                per_lang[listener.lang] = msg
-            listener.send(msg)
-
-
-PAYOUT_REASONS = (Reason.BANK, Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE)
-
-
-def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:
-    """The end of a game as separate steps for the page to show one by one: the winner reaches
-    home, takes the bank, then pays Friday's or the nearest players' shares (in event order)."""
-    steps: list[dict[str, Any]] = []
-    for e in events:
-        if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
-            steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
-    return steps
-
-
-def _actor(e: Event) -> int | None:
-    """Who an event is about (the page colours its log line): the seat, a transfer's player."""
-    data = e.to_json()
-    for key in ("seat", "payer", "payee", "master", "winner"):
-        if data.get(key) is not None:
-            return int(data[key])
-    return None

@@ -37,6 +37,7 @@ from robinson.web.cluster import Cluster
 from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged
 from robinson.web.protocol.client import Move
 from robinson.web.protocol.errors import ServiceError
+from robinson.web.service import views
 from robinson.web.service.clock import Clock, Dice
 from robinson.web.service.create import new_game_row
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveGame, LiveTable
@@ -188,7 +189,7 @@ class Moves:
             game.final_events = list(events)
         if isinstance(step.action, Roll):
             game.rolls += 1
-        table.broadcast_update(step.action, step.seat, events, step.notes)
+        views.tell_update(table, step.action, step.seat, events, step.notes)
         self.changed(table)
 
     def changed(self, table: LiveTable) -> None:
@@ -224,7 +225,7 @@ class Moves:
             table.game.notes.extend(change.notes)
             if change.deadline is not KEEP:
                 table.game.deadline = change.deadline
-        table.broadcast_state(change.notes)
+        views.tell_state(table, change.notes)
         self.changed(table)
 
     async def seat_to_human(self, table: LiveTable, seat: int, kind: str) -> None:
@@ -257,7 +258,7 @@ class Moves:
             await asyncio.to_thread(self.store.add_game, row, summary)
             table.game = LiveGame.from_row(row)
             self.game_table[row.id] = table.id
-            table.broadcast(table.snapshot)
+            views.tell_snapshot(table)
             self.cluster.bus.publish(table.id, NewGame(game=row.id))
             self.changed(table)
             return row.id
@@ -307,5 +308,5 @@ class Moves:
         else:
             await self.catch_up(table)
         table.seats = list(row.seats)
-        table.broadcast(table.snapshot)
+        views.tell_snapshot(table)
         self.changed(table)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from robinson.web.cluster import Cluster
 from robinson.web.cluster.messages import Seen
 from robinson.web.cluster.presence import PRESENCE_TTL
+from robinson.web.service import views
 from robinson.web.service.clock import Clock
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.tables import Tables
@@ -62,7 +63,7 @@ class Presence:
     def subscribe(self, table: LiveTable, listener: Listener) -> None:
         before = table.present_seats()
         table.listeners.add(listener)
-        listener.send(table.snapshot(listener))
+        listener.send(views.snapshot(table, listener))
         self._count(table, set(), listener.seats)
         self._changed(table, before)
 
@@ -88,7 +89,7 @@ class Presence:
             if seat in listener.seats:
                 self._count(table, {seat}, set())
                 listener.seats = listener.seats - {seat}
-                listener.send(table.snapshot(listener))
+                listener.send(views.snapshot(table, listener))
         self._changed(table, before)
 
     async def connected_anywhere(self, table: LiveTable, seat: int) -> bool:
@@ -119,7 +120,7 @@ class Presence:
             table.seen(seat, now)
             self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
         if changed:
-            table.broadcast_state()
+            views.tell_state(table)
         if before - after:  # someone left: tell everyone again when the seat counts as absent
             self.absence_later(table)
         if pending or changed:
@@ -145,7 +146,7 @@ class Presence:
         """Read who is connected to the other processes (scaled out), and show everyone."""
         if self.cluster.shared:
             table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
-        table.broadcast_state()
+        views.tell_state(table)
 
     async def _sweep(self) -> None:
         """Scaled out: the dots of a process that died (its connections gone with it, no news
@@ -157,7 +158,7 @@ class Presence:
                     before = table.present_elsewhere
                     table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
                     if table.present_elsewhere != before:
-                        table.broadcast_state()
+                        views.tell_state(table)
 
     def absence_later(self, table: LiveTable) -> None:
         """Tell everyone again when a seat that left counts as absent (and look again then at

@@ -1,0 +1,223 @@
+"""What the viewers of a table are sent, in each one's language: the game's view, a snapshot for
+a viewer who (re)connects, the update after a move, the new state after a seat change.
+
+Every message the server sends is described by protocol/server.py. A message that is the same
+for every viewer of a language is built and encoded once per language and the same text is
+handed to each of those connections (`tell_update`, `tell_state`); only a snapshot, which says
+which seats its viewer holds, is built per viewer. Each table keeps its narrated log per
+language (`Narration`, in live.py) as the moves come, so a snapshot reads it instead of
+replaying the game; a log that missed something (a catch-up from the database, a new game) is
+narrated afresh from the record once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from robinson.engine import Action, Event, Reason, Roll, Transfer, Won, legal_actions, state_to_json
+from robinson.web.protocol.messages import encode
+from robinson.web.service import texts
+from robinson.web.service.live import Listener, LiveTable, Narration
+from robinson.web.store.rows import Note
+
+PAYOUT_REASONS = (Reason.BANK, Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE)
+LOG_LINES = 300  # the narrated lines a snapshot carries (the newest)
+
+
+def utc(ms: int | None) -> str | None:
+    """Unix ms as an ISO 8601 UTC timestamp ("2026-12-01T10:00:05.250Z"), the protocol's form."""
+    if ms is None:
+        return None
+    moment = datetime.fromtimestamp(ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
+    game, st = table.game, table.game.state
+    legal = (
+        [] if st.over else ["roll" if isinstance(a, Roll) else a.option for a in legal_actions(st)]
+    )
+    if legal and legal[0] == "roll":
+        legal = ["roll"]
+    present = table.present_anywhere()
+    now = table.clock.now_ms()
+    clock = None
+    if game.deadline is not None and not st.over and st.to_move is not None:
+        clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
+    names = table.names
+    return {
+        "id": game.id,
+        "number": game.row.number,
+        "ruleset": game.ruleset.to_json(),
+        "rules": texts.rules_summary(lang, game.ruleset),
+        "first": game.row.first,
+        "version": game.version,
+        "phase": st.phase.value,
+        "to_move": st.to_move,
+        "pending_roll": st.pending_roll,
+        "last_roll": game.last_roll(),
+        "bank": st.bank,
+        "over": st.over,
+        "winner": st.winner,
+        "legal": legal,
+        "prompt": texts.prompt(lang, st, names),
+        "seed_sha256": game.row.seed_sha256,
+        "seed": game.row.seed if st.over else None,
+        "payout": payout_steps(lang, game.final_events or [], names),
+        "move_seconds": table.move_seconds,
+        "absent_after": table.absent_after,
+        "clock": clock,
+        "players": [
+            {
+                "seat": i,
+                "kind": seat.kind,
+                "bot": seat.bot,
+                "present": i in present,
+                "away_since": None if i in present else utc(table.away_since(i)),
+                "absent": table.absent(i, now),
+                "timeouts": seat.timeouts,
+                "claimed": seat.invite_sha256 is None,
+                **player,
+            }
+            for i, (seat, player) in enumerate(
+                zip(table.seats, state_to_json(st, names)["players"], strict=True)
+            )
+        ],
+    }
+
+
+def snapshot(table: LiveTable, listener: Listener) -> dict[str, Any]:
+    """Everything a (re)connecting viewer needs, including the narration so far."""
+    log = narration(table, listener.lang)
+    lines, kinds = log.lines[-LOG_LINES:], log.kinds[-LOG_LINES:]
+    shown_from = len(log.kinds) - len(kinds)
+    turns_before = log.turns_dropped + sum(k == "turn_began" for k, _ in log.kinds[:shown_from])
+    return {
+        "type": "snapshot",
+        "table": table.id,
+        "language": table.language,
+        "lang": listener.lang,
+        "you": sorted(listener.seats),
+        "game": game_view(table, listener.lang),
+        "log": lines,
+        "log_kinds": [list(k) for k in kinds],
+        "log_turn": 1 + turns_before,
+    }
+
+
+def tell_snapshot(table: LiveTable) -> None:
+    for listener in list(table.listeners):
+        listener.send(snapshot(table, listener))
+
+
+def tell_state(table: LiveTable, notes: Sequence[Note] = ()) -> None:
+    """The seats changed (a bot took one, its human came back, presence): the new view and
+    the narration of what happened, once per language."""
+    game = table.game
+    for lang, log in table.narration.items():
+        if log.follows(game.id, game.version, len(game.notes) - len(notes)):
+            for n in notes:
+                _note(table, log, lang, n)
+            log.now_at(game.version, len(game.notes))
+    texts_of: dict[str, str] = {}
+    for listener in list(table.listeners):
+        lang = listener.lang
+        if lang not in texts_of:
+            texts_of[lang] = encode(
+                {
+                    "type": "state",
+                    "state": game_view(table, lang),
+                    "narration": [texts.note(lang, n, table.names) for n in notes],
+                }
+            )
+        listener.send(texts_of[lang])
+
+
+def tell_update(
+    table: LiveTable, action: Action, seat: int, events: Sequence[Event], notes: Sequence[Note]
+) -> None:
+    """A move was stored and taken into the copy: its narration and the new view, once per
+    language; the table's narrated logs grow by the notes and lines of it."""
+    game, names = table.game, table.names
+    events_json = [e.to_json() for e in events]
+    narrated: dict[str, list[str]] = {}
+    for lang, log in table.narration.items():
+        if log.follows(game.id, game.version - 1, len(game.notes) - len(notes)):
+            narrated[lang] = each = texts.narrate_each(lang, events, names)
+            for n in notes:
+                _note(table, log, lang, n)
+            _lines(log, events, each)
+            log.now_at(game.version, len(game.notes))
+    texts_of: dict[str, str] = {}
+    for listener in list(table.listeners):
+        lang = listener.lang
+        if lang not in texts_of:
+            each = narrated.get(lang) or texts.narrate_each(lang, events, names)
+            texts_of[lang] = encode(
+                {
+                    "type": "update",
+                    "game": game.id,
+                    "version": game.version,
+                    "seat": seat,
+                    "action": action.to_json(),
+                    "events": events_json,
+                    "narration": [line for line in each if line],
+                    "told": texts.told(each),
+                    "notes": [texts.note(lang, n, names) for n in notes],
+                    "state": game_view(table, lang),
+                }
+            )
+        listener.send(texts_of[lang])
+
+
+def narration(table: LiveTable, lang: str) -> Narration:
+    """The table's narrated log in `lang`, up to date: kept as the moves come, narrated afresh
+    from the record when it missed something (or was never asked for)."""
+    game = table.game
+    log = table.narration.get(lang)
+    if log is not None and log.follows(game.id, game.version, len(game.notes)):
+        return log
+    log = Narration(game.id)
+    notes = sorted(game.notes, key=lambda n: n.version)  # stable: same version in order
+    at = 0
+    for version, (_, _, events) in enumerate(game.record().steps()):
+        while at < len(notes) and notes[at].version <= version:
+            _note(table, log, lang, notes[at])
+            at += 1
+        _lines(log, events, texts.narrate_each(lang, events, table.names))
+    for item in notes[at:]:
+        _note(table, log, lang, item)
+    log.now_at(game.version, len(game.notes))
+    table.narration[lang] = log
+    return log
+
+
+def _note(table: LiveTable, log: Narration, lang: str, note: Note) -> None:
+    log.add(texts.note(lang, note, table.names), ("note", note.data.get("seat")))
+
+
+def _lines(log: Narration, events: Sequence[Event], each: Sequence[str]) -> None:
+    for e, line in zip(events, each, strict=True):
+        if line:
+            log.add(line, (e.kind, _actor(e)))
+
+
+def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The end of a game as separate steps for the page to show one by one: the winner reaches
+    home, takes the bank, then pays Friday's or the nearest players' shares (in event order)."""
+    steps: list[dict[str, Any]] = []
+    for e in events:
+        if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
+            steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
+    return steps
+
+
+def _actor(e: Event) -> int | None:
+    """Who an event is about (the page colours its log line): the seat, a transfer's player."""
+    data = e.to_json()
+    for key in ("seat", "payer", "payee", "master", "winner"):
+        if data.get(key) is not None:
+            return int(data[key])
+    return None
