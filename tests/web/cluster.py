@@ -183,7 +183,7 @@ class Cluster:
         self.front.port = self.nginx.port
 
     def server_of(self, process: str) -> Server:
-        """The server whose process id (web/cluster.py: host:pid:random) this is."""
+        """The server whose process id (web/cluster/__init__.py: host:pid:random) this is."""
         pid = int(process.split(":")[1])
         return next(s for s in self.servers if s.proc is not None and s.proc.pid == pid)
 

@@ -39,7 +39,7 @@ def forward(legal: list[str]) -> str:
 
 
 def assert_security_headers(headers: Any, where: object = "") -> None:
-    """The guard's security headers (web/guard.py) are in `headers` (httpx's or websockets',
+    """The guard's security headers (web/api/guard.py) are in `headers` (httpx's or websockets',
     both read names in any case)."""
     assert headers.get("content-security-policy") == CSP, where
     assert headers.get("x-content-type-options") == "nosniff", where

@@ -253,3 +253,30 @@ def test_presence_is_summed_over_processes_and_a_dead_process_vanishes(
         await a.stop()
 
     run(redis_server, body)
+
+
+def test_the_presence_of_many_tables_is_read_in_one_command(redis_server: RedisServer) -> None:
+    """A process's sweep asks for every table it shows at once: one script call, whatever the
+    number of tables, each table's seats held by the other processes only."""
+    from robinson.web.cluster.presence import RedisPresence
+
+    async def body(client: Any) -> None:
+        a, b = RedisPresence(client(), "A"), RedisPresence(client(), "B")
+        await a.start()
+        await b.start()
+        await a.change("t1", 1, +1)
+        await a.change("t2", 2, +1)
+        await b.change("t2", 0, +1)  # B's own: not "elsewhere" for B
+        await asyncio.sleep(0.5)  # the first refresh of each is done (the next is 2 s later)
+        await b.elsewhere_many(["t0"])  # the script is loaded into Redis on its first call
+        info = client()
+        before = (await info.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0)
+        many = await b.elsewhere_many(["t1", "t2", "t3"])
+        after = (await info.info("commandstats")).get("cmdstat_evalsha", {}).get("calls", 0)
+        assert many == {"t1": {1}, "t2": {2}, "t3": set()}
+        assert after - before == 1
+        assert await b.elsewhere("t2") == {2} and await a.elsewhere("t2") == {0}
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)

@@ -1,4 +1,4 @@
-"""The FastAPI application: the routes of web/routes/, the error answers, and the static page."""
+"""The FastAPI application: the routes of web/api/, the error answers, and the static page."""
 
 from __future__ import annotations
 

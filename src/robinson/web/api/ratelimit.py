@@ -6,8 +6,11 @@ with `Retry-After` in whole seconds. The address is the client's as uvicorn repo
 `X-Forwarded-For` when the proxy is a trusted one (127.0.0.1 by default, as in deploy/nginx),
 else the TCP peer, so behind an untrusted proxy every client shares the proxy's address.
 
-Alone, a process counts in memory. With `--redis` the windows live in that Redis, so N
-processes behind one load balancer allow the limit once, not N times (issue 11). The sliding
+Alone, a process counts in memory. With `--redis` the windows of tables and sockets live in that
+Redis, so N processes behind one load balancer allow those limits once, not N times. Moves are
+counted in each process (`SHARED`): a table's viewers reach one process (deploy/nginx), so one
+player's moves are counted where he plays, and a move costs no Redis command; an address
+playing at tables held by several processes may act up to the limit on each. The sliding
 window counter (two counters per address and kind, weighted) costs one script call and O(1)
 memory per address, where a moving window keeps every hit (600 a minute for moves). Redis holds
 nothing that cannot be lost: should it not answer, each process counts alone until it is back
@@ -33,6 +36,7 @@ if TYPE_CHECKING:  # `limits` takes a while to import: `robinson --help` does no
 log = logging.getLogger("robinson.web")
 
 KINDS = {"tables": "tables created", "actions": "moves", "sockets": "connections opened"}
+SHARED = frozenset({"tables", "sockets"})  # counted over every process (with Redis)
 PREFIX = "robinson:rl"  # the Redis keys of the windows begin with this
 
 
@@ -95,7 +99,7 @@ class Limiter:
         else the window that refused it."""
         from limits.errors import StorageError
 
-        if self._shared is not None:
+        if self._shared is not None and kind in SHARED:
             try:
                 return None if await self._shared.hit(item, kind, key) else self._shared
             except StorageError as e:

@@ -2,9 +2,10 @@
 one of many behind a load balancer sharing a database and a Redis (docs/deploy.md).
 
 `Cluster` bundles the three shared parts, each a small interface with a local and a Redis
-implementation: the broadcaster (web/bus.py), the driver leases (web/lease.py) and presence
-(web/shared.py); the rate limits keep their windows in the same Redis (web/ratelimit.py). The
-game service and the app use only the interfaces, so one process alone behaves as before.
+implementation: the broadcaster (bus.py, its messages typed in messages.py), the driver leases
+(leases.py) and presence (presence.py); the rate limits of tables and sockets keep their
+windows in the same Redis (web/api/ratelimit.py). The game service and the app use only the
+interfaces, so one process alone behaves as before.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Presence across server processes: which seats some connection holds, on any process.
 
 A local implementation (one process, no `--redis`) and a Redis one with the same interface,
-chosen once in `web/cluster.py`. The Redis one holds nothing that cannot be lost: each process
-writes its own presence again within `PRESENCE_TTL / 3` seconds. (The rate limits' windows are
-shared through Redis by web/ratelimit.py, with the `limits` library.)
+chosen once in `cluster/__init__.py`. The Redis one holds nothing that cannot be lost: each
+process writes its own presence again within `PRESENCE_TTL / 3` seconds.
 """
 
 from __future__ import annotations
@@ -32,6 +31,9 @@ class Presence(Protocol):
     async def elsewhere(self, table_id: str) -> set[int]:
         """The seats some connection to another living process holds."""
 
+    async def elsewhere_many(self, table_ids: list[str]) -> dict[str, set[int]]:
+        """`elsewhere` of many tables at once: one question to Redis, however many tables."""
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -54,6 +56,9 @@ class LocalPresence:
 
     async def elsewhere(self, table_id: str) -> set[int]:
         return set()  # alone: there is no elsewhere
+
+    async def elsewhere_many(self, table_ids: list[str]) -> dict[str, set[int]]:
+        return {table_id: set() for table_id in table_ids}
 
     async def start(self) -> None:
         return None
@@ -81,23 +86,28 @@ return 1
 # ARGV[1] if given. A script may read keys it was not given when Redis is one server, as here
 # (not a Redis Cluster).
 _READ = """
-local all = redis.call('HGETALL', KEYS[1])
+-- of each key in KEYS: one reply per table, in order
 local alive = {}
-local out = {}
-for i = 1, #all, 2 do
-  local process = string.match(all[i], '^(.*):[^:]*$')
-  if alive[process] == nil then
-    alive[process] = redis.call('EXISTS', 'robinson:alive:' .. process) == 1
-  end
-  if alive[process] then
-    if process ~= ARGV[1] then
-      table.insert(out, all[i]); table.insert(out, all[i + 1])
+local replies = {}
+for k = 1, #KEYS do
+  local all = redis.call('HGETALL', KEYS[k])
+  local out = {}
+  for i = 1, #all, 2 do
+    local process = string.match(all[i], '^(.*):[^:]*$')
+    if alive[process] == nil then
+      alive[process] = redis.call('EXISTS', 'robinson:alive:' .. process) == 1
     end
-  else
-    redis.call('HDEL', KEYS[1], all[i])
+    if alive[process] then
+      if process ~= ARGV[1] then
+        table.insert(out, all[i]); table.insert(out, all[i + 1])
+      end
+    else
+      redis.call('HDEL', KEYS[k], all[i])
+    end
   end
+  replies[k] = out
 end
-return out
+return replies
 """
 
 
@@ -150,13 +160,29 @@ class RedisPresence(LocalPresence):
             return set()  # Redis away: only this process's own dots
         return {seat for seat, count in counts.items() if count > 0}
 
+    async def elsewhere_many(self, table_ids: list[str]) -> dict[str, set[int]]:
+        if not table_ids:
+            return {}
+        try:
+            many = await self._counts_many(table_ids, skip=self.process_id)
+        except Exception:
+            return {table_id: set() for table_id in table_ids}
+        return {t: {seat for seat, n in counts.items() if n > 0} for t, counts in many.items()}
+
     async def _counts(self, table_id: str, skip: str = "") -> dict[int, int]:
-        flat = await self._read(keys=[f"robinson:presence:{table_id}"], args=[skip])
-        out: Counter[int] = Counter()
-        for field, count in zip(flat[::2], flat[1::2], strict=True):
-            name = field.decode() if isinstance(field, bytes) else str(field)
-            out[int(name.rsplit(":", 1)[1])] += int(count)
-        return dict(out)
+        return (await self._counts_many([table_id], skip))[table_id]
+
+    async def _counts_many(self, table_ids: list[str], skip: str) -> dict[str, dict[int, int]]:
+        keys = [f"robinson:presence:{t}" for t in table_ids]
+        replies = await self._read(keys=keys, args=[skip])
+        result: dict[str, dict[int, int]] = {}
+        for table_id, flat in zip(table_ids, replies, strict=True):
+            out: Counter[int] = Counter()
+            for field, count in zip(flat[::2], flat[1::2], strict=True):
+                name = field.decode() if isinstance(field, bytes) else str(field)
+                out[int(name.rsplit(":", 1)[1])] += int(count)
+            result[table_id] = dict(out)
+        return result
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._refresh(), name="presence-refresh")

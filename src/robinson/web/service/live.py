@@ -153,7 +153,7 @@ class LiveTable:
     # this, so a restart gives everyone the time to reconnect.
     loaded_at: int = 0
     created: int = 0  # Unix ms the table was made
-    # Seats held by connections to other server processes (scaled out; web/shared.py), and
+    # Seats held by connections to other server processes (scaled out; web/cluster/presence.py), and
     # this process's presence changes not yet written there (service `_presence`).
     present_elsewhere: set[int] = field(default_factory=set)
     last_used: float = 0.0  # the clock's monotonic seconds it was last asked for (unload_idle)

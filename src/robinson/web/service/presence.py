@@ -150,15 +150,17 @@ class Presence:
 
     async def _sweep(self) -> None:
         """Scaled out: the dots of a process that died (its connections gone with it, no news
-        from it) go out within two PRESENCE_TTL."""
+        from it) go out within two PRESENCE_TTL. One question to the cluster per sweep, for
+        every table shown here with dots of another process."""
         while True:
             await self.clock.sleep(PRESENCE_TTL)
-            for table in list(self.tables.held.values()):
-                if table.present_elsewhere and table.listeners:
-                    before = table.present_elsewhere
-                    table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
-                    if table.present_elsewhere != before:
-                        views.tell_state(table)
+            shown = [t for t in self.tables.held.values() if t.present_elsewhere and t.listeners]
+            now = await self.cluster.presence.elsewhere_many([t.id for t in shown])
+            for table in shown:
+                before = table.present_elsewhere
+                table.present_elsewhere = now.get(table.id, set())
+                if table.present_elsewhere != before:
+                    views.tell_state(table)
 
     def absence_later(self, table: LiveTable) -> None:
         """Tell everyone again when a seat that left counts as absent (and look again then at
