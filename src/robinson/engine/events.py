@@ -7,7 +7,7 @@ message parameters), so one game can be narrated to each viewer in their own lan
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -31,8 +31,23 @@ class Event:
     kind: ClassVar[str] = "event"
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: (v.value if isinstance(v, Enum) else v) for k, v in asdict(self).items()}
-        return {"kind": self.kind, **data}
+        # Fields are numbers, strings, a Reason or a tuple of numbers: read them directly
+        # (`dataclasses.asdict` deep-copies, and a server narrates every move to every viewer).
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            data[name] = value.value if isinstance(value, Enum) else value
+        return data
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,8 +216,8 @@ def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
 
 def _actor(e: Event) -> int | None:
     """Who an event is about (the page colours its log line): the seat, a transfer's player."""
-    data = e.to_json()
     for key in ("seat", "payer", "payee", "master", "winner"):
-        if data.get(key) is not None:
-            return int(data[key])
+        who = getattr(e, key, None)
+        if who is not None:
+            return int(who)
     return None
