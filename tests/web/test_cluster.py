@@ -242,6 +242,20 @@ def lease_holder(cluster: Cluster, table: str) -> str | None:
     return value.decode() if value else None
 
 
+def viewers_process(cluster: Cluster, table: str) -> str | None:
+    """The process holding the table's sockets (nginx sends them all to one): read off the
+    cluster's presence counts, "{process}:{seat}" -> connections."""
+    import redis
+
+    r = redis.Redis.from_url(cluster.redis.url)
+    try:
+        fields = r.hgetall(f"robinson:presence:{table}")
+    finally:
+        r.close()
+    held = {f.decode().rsplit(":", 1)[0] for f, n in fields.items() if int(n) > 0}
+    return held.pop() if len(held) == 1 else None
+
+
 def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
     cluster: Cluster,
 ) -> None:
