@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from robinson.engine import RobinsonError
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.protocol.server import Error
@@ -52,5 +53,5 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def language(lang: str) -> str:
     try:
         return texts.check_language(lang)
-    except ValueError as e:
+    except RobinsonError as e:
         raise ServiceError("bad_request", str(e)) from None

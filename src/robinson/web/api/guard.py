@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from robinson.web.protocol.errors import STATUS, ServiceError
+from robinson.web.protocol.errors import STATUS, ErrorCode, ServiceError
 from robinson.web.protocol.limits import MAX_DEPTH, MAX_MESSAGE, MAX_NUMBER
 
 CSP = (
@@ -79,11 +79,11 @@ class Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        if scope["type"] == "websocket":  # messages are the socket's business (routes/socket.py)
+        if scope["type"] == "websocket":  # messages are the socket's business (api/socket.py)
             await self.app(scope, receive, secure_send)
             return
 
-        async def refuse(code: str, message: str) -> None:
+        async def refuse(code: ErrorCode, message: str) -> None:
             body = error_body(code, message)
             headers = [
                 (b"content-type", b"application/json"),

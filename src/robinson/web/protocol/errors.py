@@ -3,8 +3,32 @@ message is for people and says what was expected."""
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
+ErrorCode = Literal[
+    "malformed",
+    "bad_request",
+    "bad_token",
+    "unknown_game",
+    "game_over",
+    "not_your_turn",
+    "seat_is_bot",
+    "stale_version",
+    "not_over",
+    "seat_present",
+    "seat_taken",
+    "illegal_action",
+    "too_large",
+    "storage_unavailable",
+    "not_found",
+    "method_not_allowed",
+    "table_closed",
+    "rate_limited",
+    "internal",
+]
+
 # code -> HTTP status used by the REST endpoints
-STATUS: dict[str, int] = {
+STATUS: dict[ErrorCode, int] = {
     "malformed": 400,  # not JSON, wrong shape, unknown message type or field
     "bad_request": 400,  # well-formed but invalid: bad ruleset, unknown bot, too many seats
     "bad_token": 403,  # the token is not a seat of this table
@@ -28,9 +52,18 @@ STATUS: dict[str, int] = {
 }
 
 
+# Every code has its status (a test cannot forget one: this runs at import).
+if set(STATUS) != set(get_args(ErrorCode)):
+    raise RuntimeError("protocol/errors.py: STATUS and ErrorCode name different codes")
+
+
 class ServiceError(Exception):
-    def __init__(self, code: str, message: str, headers: dict[str, str] | None = None) -> None:
-        assert code in STATUS, code
+    """A refusal with its stable code (the type checker holds every `ServiceError("…")` to
+    `ErrorCode`) and a message for people that says what was expected."""
+
+    def __init__(
+        self, code: ErrorCode, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

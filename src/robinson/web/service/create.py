@@ -92,7 +92,7 @@ def new_table(
         raise ServiceError("bad_request", f"first must be a seat from 0 to {len(seats) - 1}")
     try:
         texts.check_language(language)
-    except ValueError as e:
+    except RobinsonError as e:
         raise ServiceError("bad_request", str(e)) from None
     low, high = MOVE_SECONDS
     if move_seconds is not None and (

@@ -9,15 +9,9 @@ from typing import Any
 
 from robinson.engine import OPTIONS, SQUARES, Event, Ruleset, State
 from robinson.i18n import LANGUAGES, Translator
-from robinson.i18n.catalogs import load_catalog, translations
+from robinson.i18n.catalogs import check_language, load_catalog, translations
 
 __all__ = ["LANGUAGES", "check_language"]
-
-
-def check_language(lang: object) -> str:
-    if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
-    return lang
 
 
 @lru_cache(maxsize=8)
@@ -27,11 +21,6 @@ def _translator(lang: str) -> Translator:
 
 def narrate(lang: str, event: Event, names: Sequence[str]) -> str:
     return _translator(lang).narrate(event, names)
-
-
-def narrate_all(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """One action's events as lines, each thing said once (a bounce and its move together)."""
-    return _translator(lang).narrate_all(events, names)
 
 
 def narrate_each(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
