@@ -114,7 +114,14 @@ def run(args: argparse.Namespace) -> int:
         f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)}{shared})",
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_ping_interval=settings.ping_interval,
+    )
     return 0
 
 

@@ -53,6 +53,13 @@ class Settings:
         low=0,
         unit="SECONDS",
     )
+    ping_interval: float = option(
+        30.0,
+        "seconds between the server's keepalive pings on each table socket; a connection that "
+        "died without a word is noticed within this plus 20 s (then its seat shows away)",
+        low=1,
+        unit="SECONDS",
+    )
     rates: Rates = field(default_factory=Rates)
 
 
