@@ -142,10 +142,10 @@ def test_square_20_stopping_is_still_told() -> None:
 
 
 DEATH_LINES = {
-    "lv": "Anna uz Nr. 42 uzmet 6 acis, mirst un ir ārā no spēles.",
-    "cs": "Anna hází na poli 42 šestku, umírá a vypadává ze hry.",
-    "ca": "Anna treu un 6 al núm. 42, mor i queda fora del joc.",
-    "en": "Anna rolls a 6 on square 42 and dies: out of the game.",
+    "lv": "Anna uz Nr. 42 mirst un ir ārā no spēles.",
+    "cs": "Anna na poli 42 umírá a vypadává ze hry.",
+    "ca": "Anna mor al núm. 42 i queda fora del joc.",
+    "en": "Anna dies on square 42: out of the game.",
 }
 DEAD_LABELS = {
     "lv": "Ārā no spēles",
