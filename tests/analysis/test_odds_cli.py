@@ -55,6 +55,6 @@ def test_bad_records_and_policies_are_explained(
     assert main(["odds", str(_write(tmp_path, bad))]) == 1
     assert "roll" in capsys.readouterr().err
     assert main(["odds", str(_write(tmp_path, RECORD)), "--policy", "lazy"]) == 1
-    assert "unknown policy 'lazy': expected one of eager, optimal" in capsys.readouterr().err
+    assert "unknown policy “lazy”: expected one of eager, optimal" in capsys.readouterr().err
     assert main(["odds", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err

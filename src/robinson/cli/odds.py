@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_percent
-
 from robinson.engine import Event, GameRecord, Phase, RobinsonError, State, TurnBegan
-from robinson.i18n import Translator
+from robinson.i18n import LANGUAGES, Translator, default_language
 
 CHART_GAMES = 20_000  # games per position when a whole game's chances are simulated
 
@@ -40,24 +38,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="games simulated for 5 to 8 living players (default 200,000)",
     )
     p.add_argument("--seed", type=int, default=0, help="dice seed of the simulation (default 0)")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, help="language of the messages (default: from the locale)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from robinson.analysis.odds import position_odds
 
+    t = Translator(getattr(args, "lang", None) or default_language())
     try:
         text = args.record.read_text(encoding="utf-8")
     except OSError as e:
-        print(f"robinson odds: {args.record}: cannot read: {e.strerror}", file=sys.stderr)
+        print(f"robinson odds: {args.record}: {t.read_error(e)}", file=sys.stderr)
         return 2
     try:
         record = GameRecord.loads(text)
         state = record.replay()
-        _say_if_solving(state, args.policy)
+        _say_if_solving(t, state, args.policy)
         odds = position_odds(state, args.policy, args.games, args.seed)
     except (RobinsonError, ValueError) as e:
-        print(f"robinson odds: {args.record}: {e}", file=sys.stderr)
+        print(f"robinson odds: {args.record}: {t.error(e)}", file=sys.stderr)
         return 1 if isinstance(e, RobinsonError) else 2
     if args.json:
         print(json.dumps(odds))
@@ -66,18 +68,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_if_solving(state: State, policy: str) -> None:
+def _say_if_solving(t: Translator, state: State, policy: str) -> None:
     """The first lookup of an edition on a machine solves its chains (seconds): say so."""
     from robinson.analysis.odds import tables
 
     m = len(state.living)
     exact = policy in tables.ODDS_POLICIES and not state.over and 1 <= m <= tables.EXACT_LIVING
     if exact and not tables.ready(state.ruleset, policy, m):
-        print(
-            f"robinson odds: solving the chances of {m} players ({state.ruleset.edition},"
-            f" {policy}) once for this machine; later lookups are immediate",
-            file=sys.stderr,
-        )
+        edition, words = t.edition_name(state.ruleset.edition), t.gettext(f"report.policy.{policy}")
+        solving = t.nformat("cli.odds.solving", m, edition=edition, policy=words)
+        print(f"robinson odds: {solving}", file=sys.stderr)
 
 
 def as_text(odds: dict[str, Any], names: tuple[str, ...], to_move: int | None) -> str:
@@ -114,7 +114,7 @@ class OddsLines:
         self.games = games
 
     def percent(self, p: float) -> str:
-        return str(format_percent(p, "#,##0.0%", locale=self.t.lang))
+        return self.t.percent(p, 1)
 
     def odds(self, state: State) -> dict[str, Any]:
         from robinson.analysis.odds import position_odds
