@@ -133,7 +133,7 @@ def test_quit_and_end_of_input_still_save(
         (["--players", "Anna:human:old,Bruno:random"], "whole number of years"),
         (["--players", "Anna:human,Anna:random"], "names must differ"),
         (["--players", "A:random,B:random", "--human", "C"], "either with --players"),
-        (["--stake", "40"], "stake must be between 0 and start_tokens"),
+        (["--stake", "40"], "stake must be between 0 and the tokens at the start"),
     ],
 )
 def test_bad_setup_is_explained(

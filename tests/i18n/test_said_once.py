@@ -24,7 +24,7 @@ def lines_of(lang: str, text: str, face: int) -> tuple[list[str], tuple[Event, .
 SWAP_OF_THREE = {
     "lv": [
         "Anna uzmet 6.",
-        "Anna iet no Nr. 30 uz Nr. 36: Kuģis.",
+        "Anna iet no Nr.\u00a030 uz Nr.\u00a036: Kuģis.",
         "Anna ierauga kuģi un mainās vietām ar spēlētājiem Bruno un Ēriks.",
         "Gājiens: Bruno.",
     ],
@@ -36,7 +36,7 @@ SWAP_OF_THREE = {
     ],
     "ca": [
         "Anna treu un 6.",
-        "Anna va del 30 al núm. 36: El vaixell.",
+        "Anna va del 30 al núm.\u00a036: El vaixell.",
         "Anna veu el vaixell i intercanvia el lloc amb Bruno i Ēriks.",
         "Torn: Bruno.",
     ],
@@ -74,9 +74,9 @@ def test_square_36_lines_per_event_keep_one_entry_per_event(lang: str) -> None:
 
 
 DEATH = {
-    "lv": ["Anna uzmet 6.", "Anna uz Nr. 42 mirst un ir ārā no spēles.", "Gājiens: Bruno."],
+    "lv": ["Anna uzmet 6.", "Anna uz Nr.\u00a042 mirst un ir ārā no spēles.", "Gājiens: Bruno."],
     "cs": ["Anna hodí 6.", "Anna na poli 42 umírá a vypadává ze hry.", "Na tahu: Bruno."],
-    "ca": ["Anna treu un 6.", "Anna mor al núm. 42 i queda fora del joc.", "Torn: Bruno."],
+    "ca": ["Anna treu un 6.", "Anna mor al núm.\u00a042 i queda fora del joc.", "Torn: Bruno."],
     "en": ["Anna rolls 6.", "Anna dies on square 42: out of the game.", "Bruno's turn."],
 }
 
@@ -140,9 +140,9 @@ def test_catalan_receipt_short_of_its_due_is_not_what_was_needed() -> None:
 
 
 FROM_THE_START = {
-    "lv": "Anna iet no starta uz Nr. 2: Ceļā.",
+    "lv": "Anna iet no starta uz Nr.\u00a02: Ceļā.",
     "cs": "Anna jde ze startu na pole 2: Na moři.",
-    "ca": "Anna va de la sortida al núm. 2: A la mar.",
+    "ca": "Anna va de la sortida al núm.\u00a02: A la mar.",
     "en": "Anna moves from the start to square 2: Setting sail.",
 }
 
