@@ -101,7 +101,7 @@ def test_scripted_human_game_with_a_bad_answer_reprompted(
     code, out, _ = run_play(args, stdin, monkeypatch, capsys)
     assert code == 0, out
     assert "Bruno is the youngest and starts as the cashier." in out
-    assert "Please answer 1/2." in out
+    assert "Please answer 1 or 2." in out
     assert "Anna, press Enter to roll (h = help, q = quit): " in out
     record = json.loads(save.read_text(encoding="utf-8"))
     assert record["first"] == 1 and record["actions"] == actions

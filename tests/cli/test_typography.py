@@ -55,3 +55,13 @@ def test_catalog_strings_join_the_number_sign_to_its_number(lang: str) -> None:
         seed_text = key.startswith(("rules.", "square.")) and not key.endswith(".title")
         if not seed_text and key != "effect.36.swap":  # the seeds' own spaces stay
             assert sign not in text, key
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("lv", "Lūdzu, atbildi 1 vai 2."), ("cs", "Odpověz prosím 1, nebo 2."),
+     ("ca", "Respon 1 o 2, si us plau."), ("en", "Please answer 1 or 2.")],
+)  # fmt: skip
+def test_a_decision_asks_for_one_choice_or_the_other_in_words(lang: str, expected: str) -> None:
+    t = Translator(lang)
+    assert t.format("cli.bad_choice", choices=t.alternatives(["1", "2"])) == expected

@@ -19,6 +19,7 @@ class Translator(Protocol):
     def format(self, key: str, **fields: Any) -> str: ...
     def option(self, option: str) -> str: ...
     def quoted(self, text: str) -> str: ...
+    def alternatives(self, words: Sequence[str]) -> str: ...
 
 
 def error_text(t: Translator, error: BaseException) -> str:
@@ -62,7 +63,6 @@ def legal_text(t: Translator, actions: Sequence[object]) -> str:
     """What was allowed instead: any roll, or the choices joined with the language's "or"."""
     if actions and all(isinstance(a, Roll) for a in actions):
         return t.gettext("error.word.any_roll")
-    words = [action_text(t, a) if isinstance(a, (Roll, Choose)) else str(a) for a in actions]
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} {t.gettext('word.or')} {words[-1]}"
+    return t.alternatives(
+        [action_text(t, a) if isinstance(a, (Roll, Choose)) else str(a) for a in actions]
+    )

@@ -117,6 +117,12 @@ class Translator:
             reason = self.format("cli.error.read.other", error=error.strerror or error)
         return self.format("cli.error.read", reason=reason)
 
+    def alternatives(self, words: Sequence[str]) -> str:
+        """Alternatives joined the language's way: "1 vai 2", "1, nebo 2", "1 o 2", "1 or 2"."""
+        if len(words) <= 1:
+            return "".join(words)
+        return self.format("word.or.last", rest=", ".join(words[:-1]), last=words[-1])
+
     def bank_name(self) -> str:
         return self.gettext("ui.bank")
 
