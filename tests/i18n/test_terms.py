@@ -5,6 +5,7 @@ docs/texts.md. Each test names the term or the form it guards; texts verbatim fr
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +165,17 @@ def test_one_register_tu(lang: str) -> None:
 )  # fmt: skip
 def test_the_register_check_catches_the_old_web_errors(lang: str, formal: str) -> None:
     assert len(formal_forms(lang, formal)) >= 2
+
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "robinson" / "web" / "static"
+
+
+def test_no_seat_is_named_by_a_pronoun() -> None:
+    """Issue 20: "Play now" named the viewer "Tu / Ty / Tu / You", and every third-person line
+    about him broke ("Ty hází", "You rolls"). The page names the seat; "(tu)" only marks it."""
+    scripts = " ".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
+    assert "web.you_name" not in scripts
+    for lang in LANGUAGES:
+        assert "web.you_name" not in Translator(lang).ui_strings()
+        pronoun = Translator(lang).gettext("web.you").strip("()")
+        assert f'name: "{pronoun}"' not in scripts and f"name: '{pronoun}'" not in scripts
