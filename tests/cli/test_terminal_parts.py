@@ -24,7 +24,7 @@ def test_square_4_options_say_where_they_lead() -> None:
     state = from_text("standard,30,10,half 30 0w6 4/20/m 3/20")
     t = Translator("en")
     assert [lead.line(t) for lead in leads(t, state)] == [
-        "Start again from 0 → 6: Saved",
+        "Start again → 6: Saved",
         "Move on → 10: The goat – pay 2 tokens to your right-hand neighbour",
     ]
     lv = Translator("lv")
@@ -35,7 +35,7 @@ def test_square_4_options_say_where_they_lead() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_lead_back_to_the_wreck_names_it_once(lang: str) -> None:
-    # Anna, marked on the wreck, rolls 4: starting again from 0 lands on the wreck (4) again.
+    # Anna, marked on the wreck, rolls 4: starting again lands on the wreck (4) again.
     # The line is the square's title and what it does there, not the title twice (issue 20).
     state = from_text("standard,30,10,half 30 0w4 4/20/m 3/20")
     t = Translator(lang)

@@ -117,7 +117,7 @@ def test_prompts_name_the_roll() -> None:
 def test_option_labels() -> None:
     t = Translator("cs")
     assert [t.option(o) for o in ("restart", "move", "stay", "again", "stop", "jump")] == [
-        "Začít od 0",
+        "Začít od začátku",
         "Jít dál",
         "Zůstat",
         "Hodit znovu",

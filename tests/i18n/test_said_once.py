@@ -4,6 +4,8 @@ paying from an empty purse, receiving from an empty bank, and the first move fro
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from robinson.engine import Roll, apply, from_text
@@ -152,3 +154,11 @@ def test_first_move_leaves_the_start_not_square_0(lang: str) -> None:
     lines, _ = lines_of(lang, "standard,30,10,half 30 0r 0/5 10/5", 2)
     assert lines[1] == FROM_THE_START[lang]
     assert " 0 " not in f" {lines[1]} "
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_text_names_a_square_0(lang: str) -> None:
+    """The board has a Start, not a square 0 (the classic wreck line said "(square 0)")."""
+    square_0 = re.compile(r"(Nr\.|núm\.|pole|square)[\s\u00a0]0\b", re.I)
+    for key, text in Translator(lang).ui_strings().items():
+        assert not square_0.search(text), (key, text)

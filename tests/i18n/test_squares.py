@@ -50,7 +50,7 @@ def test_classic_texts_in_english() -> None:
     t = Translator("en")
     assert t.square(7, Ruleset("classic")).effect == "You sleep here: miss your next turn."
     assert t.square(4, Ruleset("classic")).effect == (
-        "Your next roll must be counted from the beginning (square 0)."
+        "Your next roll must be counted from the beginning."
     )
 
 
