@@ -162,3 +162,15 @@ def test_no_text_names_a_square_0(lang: str) -> None:
     square_0 = re.compile(r"(Nr\.|núm\.|pole|square)[\s\u00a0]0\b", re.I)
     for key, text in Translator(lang).ui_strings().items():
         assert not square_0.search(text), (key, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_move_home_is_told_by_the_win(lang: str) -> None:
+    # Anna on 43 rolls 2: home. "moves from 43 to square 45" and "reaches home on square 45"
+    # said the same thing twice (read in a replay).
+    lines, events = lines_of(lang, "standard,30,10,half 30 0r 43/5 10/5", 2)
+    t = Translator(lang)
+    [moved] = [e for e in events if isinstance(e, ev.Moved)]
+    assert t.narrate(moved, NAMES) not in lines
+    assert lines[1] == t.format("event.won", name="Anna")
+    assert sum("45" in line for line in lines) == 1

@@ -47,7 +47,8 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
     """One line per event of a run (one action's events), each thing said once: a bounce and
     the move it causes are one sentence (the bounce says where the pawn ends, its move gets ""),
     choosing to bake again on 20 is told by the extra roll that follows (the choice gets ""),
-    and a swap on 36 is told once, where its first move stands (the engine reports the moves
+    the move home is told by the win ("reaches home on square 45 and wins!"), and a swap on 36
+    is told once, where its first move stands (the engine reports the moves
     first and the `Swapped` that explains them last; both the moves and `Swapped` then get "")."""
     lines = []
     for i, event in enumerate(events):
@@ -55,6 +56,8 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
         after = events[i + 1] if i + 1 < len(events) else None
         if isinstance(event, ev.Moved) and _bounced_into(before, event):
             lines.append("")  # already said by the bounce
+        elif isinstance(event, ev.Moved) and isinstance(after, ev.Won) and after.seat == event.seat:
+            lines.append("")  # "Anna reaches home on square 45 and wins!" says where she went
         elif isinstance(event, ev.Moved) and event.cause == "swap":
             swap = _swap_explaining(events, i)
             first = swap is not None and not _is_swap_move(before)
