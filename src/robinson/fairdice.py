@@ -51,7 +51,9 @@ class DiceMismatch(ValueError):
     """A record whose seed or rolls do not follow the scheme. Like the engine's errors it
     carries a message key and fields (`robinson.i18n.errors` says it in the user's language)."""
 
-    def __init__(self, message: str, *, key: str, fields: dict[str, object] | None = None):
+    def __init__(
+        self, message: str, *, key: str | None = None, fields: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.key = key
         self.fields = dict(fields or {})

@@ -64,7 +64,22 @@ function labelHome() {
   labelSeats(); labelEditions(); labelBots();
   $("starts-hint").textContent = t("web.starts_hint");
   if (!editionPicked) document.querySelector("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
-  drawBoard($("home-board"), texts.squares, null, 1000, false);
+  drawHomeBoard();
+}
+
+// The home board states the effect lines of the edition the form offers (the Czech fever gives
+// a roll, the standard one costs a turn). It asks for that edition's squares; a server that
+// does not know `?edition=` answers with the standard ones, which is what it showed before.
+let homeBoardAsked = 0;  // only the latest question draws (language and edition both change it)
+async function drawHomeBoard() {
+  const asked = ++homeBoardAsked;
+  const edition = document.querySelector("[name=edition]").value || "standard";
+  let squares = texts.squares;
+  try {
+    const r = await fetch(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`);
+    if (r.ok) squares = (await r.json()).squares;
+  } catch { /* offline for a moment: the squares already loaded */ }
+  if (asked === homeBoardAsked) drawBoard($("home-board"), squares, null, 1000, false);
 }
 
 async function home() {
@@ -72,7 +87,7 @@ async function home() {
   meta = await api("/api/meta");
   const edition = document.querySelector("[name=edition]");
   for (const e of meta.editions) edition.append(make("option", e.name, { value: e.name }));
-  edition.onchange = () => { editionPicked = true; };
+  edition.onchange = () => { editionPicked = true; drawHomeBoard(); };
   const add = (name, kind) => {
     if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
