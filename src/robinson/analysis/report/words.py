@@ -36,10 +36,11 @@ class ReportWords:
         return self.t.edition_name(code)
 
     def edition_in_text(self, code: str) -> str:
-        """An edition's name inside a sentence: "klasiskie noteikumi" (lv, cs and ca write
-        these labels' first letter small there; English keeps "Classic", a name)."""
+        """An edition's name inside a sentence: "klasiskie noteikumi" (the Latvian and Czech
+        labels are noun phrases, written small there; Catalan "Clàssica" and English "Classic"
+        stay names)."""
         name = self.edition(code)
-        return name if self.lang == "en" else name[:1].lower() + name[1:]
+        return name[:1].lower() + name[1:] if self.lang in ("lv", "cs") else name
 
     def editions(self, codes: list[str] | tuple[str, ...]) -> str:
         """Editions that play alike, e.g. "Standarta noteikumi = Katalāņu teksts"."""
