@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(odds))
     else:
-        print(as_text(odds, record.players, state.to_move))
+        print(as_text(odds, record.players, state.to_move, t))
     return 0
 
 
@@ -80,24 +80,32 @@ def _say_if_solving(t: Translator, state: State, policy: str) -> None:
         print(f"robinson odds: {solving}", file=sys.stderr)
 
 
-def as_text(odds: dict[str, Any], names: tuple[str, ...], to_move: int | None) -> str:
-    how = (
-        "exact"
-        if odds["method"] == "exact"
-        else f"simulated, {odds['games']:,} games, 95% intervals"
-    )
-    lines = [f"Chances ({how}, policy {odds['policy']}):"]
-    width = max(len(n) for n in (*names, "no winner"))
-    for seat, name in enumerate(names):
-        line = f"  {name.ljust(width)}  {100 * odds['p_win'][seat]:6.2f} %"
-        if "ci95" in odds:
-            lo, hi = odds["ci95"][seat]
-            line += f"  [{100 * lo:.2f}, {100 * hi:.2f}]"
+def as_text(
+    odds: dict[str, Any], names: tuple[str, ...], to_move: int | None, t: Translator
+) -> str:
+    """The chances as a small table in `t`'s language: a line per seat, "no winner", and at a
+    pending decision each option's chance for the chooser."""
+    games = t.number(odds["games"], 0) if "games" in odds else ""
+    how = t.format(f"odds.how.{'exact' if odds['method'] == 'exact' else 'simulated'}", games=games)
+    policy = t.gettext(f"report.policy.{odds['policy']}")
+    lines = [t.format("odds.heading", how=how, policy=policy)]
+    no_winner = t.gettext("ui.no_winner")
+    width = max(len(n) for n in (*names, no_winner))
+    rows = [(name, odds["p_win"][seat], odds.get("ci95", [None] * len(names))[seat])
+            for seat, name in enumerate(names)]  # fmt: skip
+    rows.append((no_winner, odds["p_no_winner"], None))
+    for name, p, interval in rows:
+        line = f"  {name.ljust(width)}  {t.percent(p, 2):>8}"
+        if interval is not None:
+            low, high = (t.percent(x, 2) for x in interval)
+            line += f"  ({t.format('report.interval', low=low, high=high)})"
         lines.append(line)
-    lines.append(f"  {'no winner'.ljust(width)}  {100 * odds['p_no_winner']:6.2f} %")
     if "options" in odds and to_move is not None:
-        choices = " · ".join(f"{o}: {100 * p:.1f}%" for o, p in odds["options"].items())
-        lines.append(f"{names[to_move]} chooses: {choices}")
+        listed = " · ".join(
+            t.format("web.odds.option", option=t.option(o), chance=t.percent(p, 1))
+            for o, p in odds["options"].items()
+        )
+        lines.append(t.format("odds.options", name=names[to_move], list=listed))
     return "\n".join(lines)
 
 
