@@ -48,7 +48,15 @@ def faces(seed: bytes, count: int) -> list[int]:
 
 
 class DiceMismatch(ValueError):
-    """A record whose seed or rolls do not follow the scheme."""
+    """A record whose seed or rolls do not follow the scheme. Like the engine's errors it
+    carries a message key and fields (`robinson.i18n.errors` says it in the user's language)."""
+
+    def __init__(
+        self, message: str, *, key: str | None = None, fields: dict[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = dict(fields or {})
 
 
 def verify_rolls(seed_hex: str, seed_sha256: str, rolls: Iterable[int]) -> int:
@@ -57,16 +65,26 @@ def verify_rolls(seed_hex: str, seed_sha256: str, rolls: Iterable[int]) -> int:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        raise DiceMismatch(f"the seed must be hex digits, got {seed_hex!r}") from None
+        raise DiceMismatch(
+            f"the seed must be hex digits, got {seed_hex!r}",
+            key="dice.seed_hex",
+            fields={"got": seed_hex},
+        ) from None
     if commitment(seed) != seed_sha256.lower():
         raise DiceMismatch(
-            f"SHA-256 of the seed is {commitment(seed)}, but the game published {seed_sha256}"
+            f"SHA-256 of the seed is {commitment(seed)}, but the game published {seed_sha256}",
+            key="dice.commitment",
+            fields={"actual": commitment(seed), "published": seed_sha256},
         )
     count = 0
     for index, rolled in enumerate(rolls):
         due = face(seed, index)
         if rolled != due:
-            raise DiceMismatch(f"roll {index} was {rolled}, but the seed gives {due}")
+            raise DiceMismatch(
+                f"roll {index} was {rolled}, but the seed gives {due}",
+                key="dice.roll",
+                fields={"index": index, "rolled": rolled, "due": due},
+            )
         count += 1
     return count
 
@@ -75,13 +93,21 @@ def verify_record(record: GameRecord) -> int:
     """Check a record whose meta carries `dice: {scheme, seed, seed_sha256}`."""
     dice = record.meta.get("dice")
     if not isinstance(dice, dict):
-        raise DiceMismatch('the record has no "meta": {"dice": {...}} object to check')
+        raise DiceMismatch(
+            'the record has no "meta": {"dice": {...}} object to check', key="dice.no_meta"
+        )
     if dice.get("scheme") != SCHEME:
-        raise DiceMismatch(f"unknown dice scheme {dice.get('scheme')!r}: expected {SCHEME!r}")
+        raise DiceMismatch(
+            f"unknown dice scheme {dice.get('scheme')!r}: expected {SCHEME!r}",
+            key="dice.scheme",
+            fields={"got": dice.get("scheme"), "known": SCHEME},
+        )
     seed, digest = dice.get("seed"), dice.get("seed_sha256")
     if not isinstance(digest, str):
-        raise DiceMismatch("meta.dice.seed_sha256 is missing")
+        raise DiceMismatch("meta.dice.seed_sha256 is missing", key="dice.no_digest")
     if not isinstance(seed, str):
-        raise DiceMismatch("meta.dice.seed is missing: the seed is revealed when the game ends")
+        raise DiceMismatch(
+            "meta.dice.seed is missing: the seed is revealed when the game ends", key="dice.no_seed"
+        )
     rolls = [a.face for a in record.actions if isinstance(a, Roll)]
     return verify_rolls(seed, digest, rolls)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -44,8 +45,20 @@ def test_text_names_every_seat_and_the_choice(
 ) -> None:
     assert main(["odds", str(_write(tmp_path, RECORD)), "--policy", "optimal"]) == 0
     text = capsys.readouterr().out
-    for name in ("Anna", "Bruno", "Cila", "no winner", "Anna chooses: stay:", "policy optimal"):
+    for name in ("Anna", "Bruno", "Cila", "No winner", "Anna's chance after each option: Stay:"):
         assert name in text
+    assert text.startswith("Chances (exact; optimal play):")
+
+
+def test_text_is_in_the_language_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20: the chances in Czech words and numbers ("Bez vítěze", "40,30 %")."""
+    assert main(["odds", "--lang", "cs", str(_write(tmp_path, RECORD))]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Šance (přesně; dychtivá hra):")
+    assert "Bez vítěze" in text and "Šance po každé volbě (Anna): Zůstat: " in text
+    assert re.search(r"\d+,\d\d\u00a0%", text) and "Chances" not in text
 
 
 def test_bad_records_and_policies_are_explained(
@@ -55,6 +68,6 @@ def test_bad_records_and_policies_are_explained(
     assert main(["odds", str(_write(tmp_path, bad))]) == 1
     assert "roll" in capsys.readouterr().err
     assert main(["odds", str(_write(tmp_path, RECORD)), "--policy", "lazy"]) == 1
-    assert "unknown policy 'lazy': expected one of eager, optimal" in capsys.readouterr().err
+    assert "unknown policy “lazy”: expected one of eager, optimal" in capsys.readouterr().err
     assert main(["odds", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err

@@ -61,10 +61,36 @@ def test_no_english_left_in_the_page(lang: str, pages: dict[str, str]) -> None:
 def test_numbers_are_written_the_languages_way(pages: dict[str, str]) -> None:
     percent = r"\d+{sep}\d\d{space}%"
     assert re.search(percent.format(sep=r"\.", space=""), pages["en"])
-    assert re.search(percent.format(sep=",", space=""), pages["lv"])
+    assert re.search(percent.format(sep=",", space="\xa0"), pages["lv"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["cs"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["ca"])
     assert "200 games per setting" in pages["en"]
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_one_percent_style_and_real_minus_signs(lang: str, pages: dict[str, str]) -> None:
+    """Issue 20: "95 %" in the words as in the numbers (a no-break space; Czech keeps "95%
+    interval", where the figure is an adjective), and −0,06 with U+2212, never a hyphen."""
+    text = _words_of(pages[lang])
+    if lang != "cs":
+        assert not re.search(r"\d%|\d %", text)
+    assert not re.search(r"(?<![\w-])-\d", text)  # no hyphen-minus before a number
+    assert "\u2212" in text
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_editions_are_named_not_coded(lang: str, pages: dict[str, str]) -> None:
+    """Issue 20: "izdevums standard" read as a word; the page names the editions."""
+    text = _words_of(pages[lang])
+    assert not re.search(r"\b(standard|classic)\b", text)
+    t = Translator(lang)
+    assert t.edition_name("classic") in text and t.edition_name("ca") in text
+
+
+def _words_of(page: str) -> str:
+    """The text a reader sees: no style sheet, no images, no tags, no commands."""
+    page = re.sub(r"<style>.*?</style>|<code>.*?</code>", " ", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]+"', "", page))
 
 
 def test_report_command_takes_lang() -> None:

@@ -101,7 +101,7 @@ def test_scripted_human_game_with_a_bad_answer_reprompted(
     code, out, _ = run_play(args, stdin, monkeypatch, capsys)
     assert code == 0, out
     assert "Bruno is the youngest and starts as the cashier." in out
-    assert "Please answer 1/2." in out
+    assert "Please answer 1 or 2." in out
     assert "Anna, press Enter to roll (h = help, q = quit): " in out
     record = json.loads(save.read_text(encoding="utf-8"))
     assert record["first"] == 1 and record["actions"] == actions
@@ -133,7 +133,7 @@ def test_quit_and_end_of_input_still_save(
         (["--players", "Anna:human:old,Bruno:random"], "whole number of years"),
         (["--players", "Anna:human,Anna:random"], "names must differ"),
         (["--players", "A:random,B:random", "--human", "C"], "either with --players"),
-        (["--stake", "40"], "stake must be between 0 and start_tokens"),
+        (["--stake", "40"], "stake must be between 0 and the tokens at the start"),
     ],
 )
 def test_bad_setup_is_explained(

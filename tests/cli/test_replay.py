@@ -43,7 +43,7 @@ EXPECTED = {
         "Anna iemaksā bankā 1 žetonu kā ceļa naudu.",
     ],
     "cs": [
-        "Anna hází 3.",
+        "Anna hodí 3.",
         "Bruno se rozhodne začít znovu od začátku.",
         "Všichni: „Ubohý Robinson!“",
         "Anna platí do banku 1 žeton jako cestovné.",
@@ -83,7 +83,7 @@ def test_default_language_comes_from_the_locale(
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
     assert main(["replay", str(record)]) == 0
-    assert "Anna hází 3." in capsys.readouterr().out
+    assert "Anna hodí 3." in capsys.readouterr().out
 
 
 def test_json_contract_one_object_per_file(

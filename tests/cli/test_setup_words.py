@@ -103,7 +103,7 @@ def test_bad_answers_are_explained_in_the_language(
     [
         (["--players", "Anna:burvis,Bruno:robots"], "nezināms spēlētāja veids “burvis”"),
         (["--players", "Anna:cilvēks"], "no 2 līdz 8 spēlētājiem"),
-        (["--stake", "40"], "iemaksai bankā jābūt no 0 līdz start_tokens"),
+        (["--stake", "40"], "iemaksai bankā jābūt no 0 līdz sākuma žetonu skaitam (30)"),
     ],
 )
 def test_flag_errors_in_the_language(
@@ -114,5 +114,36 @@ def test_flag_errors_in_the_language(
 
 
 def test_stake_above_the_start_tokens_is_refused() -> None:
-    with pytest.raises(RobinsonError, match="start_tokens"):
+    with pytest.raises(RobinsonError, match="the tokens at the start"):
         setup(_namespace(lang="en", stake=50, players="A:bot,B:bot"), False, lambda q: "")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_bots_are_offered_and_accepted_by_their_names_in_the_language(lang: str) -> None:
+    """Issue 20: the players question lists the bots as the web names them, not by their codes,
+    and those names (any case, any accents) are answers; the codes still work too."""
+    t = Translator(lang)
+    names = {bot: t.gettext(f"web.bot.{bot}") for bot in ("random", "eager", "heuristic")}
+    answer = ",".join(f"P{i}:{name.upper()}" for i, name in enumerate(names.values()))
+    game, questions = _run(lang, ["Zoe", "", answer + ",Q:optimal", ""])
+    assert [s.kind for s in game.seats] == ["human", *names, "optimal"]  # type: ignore[attr-defined]
+    offered = questions[2]
+    for name in names.values():
+        assert name.lower() in offered
+    if lang != "en":
+        assert not re.search(r"\b(random|eager|heuristic)\b", offered)
+
+
+@pytest.mark.parametrize(
+    ("lang", "known"),
+    [
+        ("lv", "cilvēks, robots, nejaušais, steidzīgais, prātīgais, optimālais"),
+        ("cs", "člověk, robot, náhodný, dychtivý, rozvážný, optimální"),
+        ("ca", "persona, robot, aleatori, impacient, assenyat, òptim"),
+    ],
+)
+def test_an_unknown_kind_lists_the_words_of_the_language(
+    lang: str, known: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(lang, ["Zoe", "", "Bruno:xyz", "", ""])
+    assert known in capsys.readouterr().out

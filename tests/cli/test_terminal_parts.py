@@ -24,13 +24,26 @@ def test_square_4_options_say_where_they_lead() -> None:
     state = from_text("standard,30,10,half 30 0w6 4/20/m 3/20")
     t = Translator("en")
     assert [lead.line(t) for lead in leads(t, state)] == [
-        "Start again from 0 → 6: Saved",
-        "Move on → 10: The goat — pay 2 tokens to your right-hand neighbour",
+        "Start again → 6: Saved",
+        "Move on → 10: The goat – pay 2 tokens to your right-hand neighbour",
     ]
     lv = Translator("lv")
     assert leads(lv, state)[1].line(lv) == (
-        "Iet tālāk → 10: Āzis — samaksā 2 žetonus labās rokas kaimiņam"
+        "Iet tālāk → 10: Āzis – samaksā 2 žetonus labās rokas kaimiņam"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_lead_back_to_the_wreck_names_it_once(lang: str) -> None:
+    # Anna, marked on the wreck, rolls 4: starting again lands on the wreck (4) again.
+    # The line is the square's title and what it does there, not the title twice (issue 20).
+    state = from_text("standard,30,10,half 30 0w4 4/20/m 3/20")
+    t = Translator(lang)
+    restart = leads(t, state)[0]
+    assert restart.square == 4
+    line = restart.line(t).lower()
+    assert line.count(t.gettext("square.4.title").lower().split()[-1]) == 1, line
+    assert " — " not in line and " – " in line
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -96,7 +96,7 @@ def test_transfers_name_payer_payee_and_amount() -> None:
     short = en.narrate(t(0, None, 1, 3, Reason.SQUARE), NAMES)
     assert short == "Anna pays 1 token into the bank (3 tokens were due)."
     lv = Translator("lv").narrate(t(None, 0, 0, 2, Reason.SQUARE), NAMES)
-    assert lv == "Anna saņem 0 žetonu no bankas (pienācās 2 žetoni)."
+    assert lv == "Anna nesaņem neko: banka ir tukša (pienācās 2 žetoni)."
     cs = Translator("cs").narrate(t(2, 0, 5, 5, Reason.NEAREST_SHARE), NAMES)
     assert cs == "Ēriks dává 5 žetonů nejbližšímu hráči (Anna)."
 
@@ -117,7 +117,7 @@ def test_prompts_name_the_roll() -> None:
 def test_option_labels() -> None:
     t = Translator("cs")
     assert [t.option(o) for o in ("restart", "move", "stay", "again", "stop", "jump")] == [
-        "Začít od 0",
+        "Začít od začátku",
         "Jít dál",
         "Zůstat",
         "Hodit znovu",

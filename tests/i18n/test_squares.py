@@ -24,14 +24,14 @@ def test_every_square_has_title_and_story(lang: str, edition: str) -> None:
 def test_square_12_states_the_fever_of_the_edition() -> None:
     lv = Translator("lv")
     assert lv.square(12, Ruleset("lv")).effect == "Tev tiek vēl viens metiens."  # the seed
-    assert lv.square(12, Ruleset("standard")).effect == "Tu izlaid vienu metienu."
+    assert lv.square(12, Ruleset("standard")).effect == "Tu izlaid nākamo gājienu."
     ca = Translator("ca")
     assert ca.square(12, Ruleset("ca")).effect == "Et saltes una tirada."  # the seed
     assert ca.square(12, Ruleset("cs")).effect == "Tens una tirada més."
     cs = Translator("cs")
-    assert cs.square(12, Ruleset("classic")).effect == "Jeden hod vynecháváš."
+    assert cs.square(12, Ruleset("classic")).effect == "Příští kolo vynecháš."
     en = Translator("en")
-    assert en.square(12, Ruleset("standard")).effect == "You miss a roll."
+    assert en.square(12, Ruleset("standard")).effect == "You miss your next turn."
     assert en.square(12, Ruleset("lv")).effect == "You get one more roll."
 
 
@@ -50,7 +50,7 @@ def test_classic_texts_in_english() -> None:
     t = Translator("en")
     assert t.square(7, Ruleset("classic")).effect == "You sleep here: miss your next turn."
     assert t.square(4, Ruleset("classic")).effect == (
-        "Your next roll must be counted from the beginning (square 0)."
+        "Your next roll must be counted from the beginning."
     )
 
 

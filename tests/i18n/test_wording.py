@@ -89,10 +89,11 @@ def test_skips_left_note_sits_inside_the_sentence(lang: str) -> None:
 
 
 BOUNCE_LINES = {
-    "lv": "Metiens pārsniedz 45 par 2 lauciņiem, tāpēc Anna atlec atpakaļ uz Nr. 43: "
+    "lv": "Metiens pārsniedz 45 par 2 lauciņiem, tāpēc Anna atlec atpakaļ uz Nr.\u00a043: "
     "Atvadas no salas.",
     "cs": "Hod přesahuje 45 o 2 pole, a tak se Anna vrací zpět na pole 43: Odjezd z ostrova.",
-    "ca": "La tirada es passa 2 caselles del 45 i Anna retrocedeix fins al núm. 43: Adeu a l’illa.",
+    "ca": "La tirada es passa 2 caselles del 45 i Anna retrocedeix fins al núm.\u00a043: "
+    "Adeu a l’illa.",
     "en": "The roll goes 2 squares past 45, so Anna bounces back to square 43: "
     "Farewell to the island.",
 }
@@ -142,10 +143,10 @@ def test_square_20_stopping_is_still_told() -> None:
 
 
 DEATH_LINES = {
-    "lv": "Anna uz Nr. 42 uzmet 6 acis, mirst un ir ārā no spēles.",
-    "cs": "Anna hází na poli 42 šestku, umírá a vypadává ze hry.",
-    "ca": "Anna treu un 6 al núm. 42, mor i queda fora del joc.",
-    "en": "Anna rolls a 6 on square 42 and dies: out of the game.",
+    "lv": "Anna uz Nr.\u00a042 mirst un ir ārā no spēles.",
+    "cs": "Anna na poli 42 umírá a vypadává ze hry.",
+    "ca": "Anna mor al núm.\u00a042 i queda fora del joc.",
+    "en": "Anna dies on square 42: out of the game.",
 }
 DEAD_LABELS = {
     "lv": "Ārā no spēles",

@@ -148,7 +148,9 @@ def _run_record(args: argparse.Namespace) -> int:
     """`analyze --record FILE`: the position's chances (`robinson.analysis.odds`)."""
     from robinson.analysis.odds import position_odds
     from robinson.cli.odds import as_text
+    from robinson.i18n import Translator, default_language
 
+    t = Translator(default_language())  # the chances and errors in the locale's language
     try:
         record = GameRecord.loads(args.record.read_text(encoding="utf-8"))
         state = record.replay()
@@ -156,10 +158,10 @@ def _run_record(args: argparse.Namespace) -> int:
             raise RobinsonError(f"--games must be at least 1, got {args.games}")
         odds = position_odds(state, args.policy, args.games, args.seed)
     except OSError as e:
-        print(f"robinson analyze: {args.record}: cannot read: {e.strerror}", file=sys.stderr)
+        print(f"robinson analyze: {args.record}: {t.read_error(e)}", file=sys.stderr)
         return 2
     except (RobinsonError, ValueError) as e:
-        print(f"robinson analyze: {args.record}: {e}", file=sys.stderr)
+        print(f"robinson analyze: {args.record}: {t.error(e)}", file=sys.stderr)
         return 2
     figures = {
         "edition": record.ruleset.edition,
@@ -168,5 +170,5 @@ def _run_record(args: argparse.Namespace) -> int:
         "to_move": state.to_move,
         **odds,
     }
-    print(json.dumps(figures) if args.json else as_text(odds, record.players, state.to_move))
+    print(json.dumps(figures) if args.json else as_text(odds, record.players, state.to_move, t))
     return 0

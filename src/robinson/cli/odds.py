@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_percent
-
 from robinson.engine import Event, GameRecord, Phase, RobinsonError, State, TurnBegan
-from robinson.i18n import Translator
+from robinson.i18n import LANGUAGES, Translator, default_language
 
 CHART_GAMES = 20_000  # games per position when a whole game's chances are simulated
 
@@ -40,64 +38,74 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="games simulated for 5 to 8 living players (default 200,000)",
     )
     p.add_argument("--seed", type=int, default=0, help="dice seed of the simulation (default 0)")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, help="language of the messages (default: from the locale)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from robinson.analysis.odds import position_odds
 
+    t = Translator(getattr(args, "lang", None) or default_language())
     try:
         text = args.record.read_text(encoding="utf-8")
     except OSError as e:
-        print(f"robinson odds: {args.record}: cannot read: {e.strerror}", file=sys.stderr)
+        print(f"robinson odds: {args.record}: {t.read_error(e)}", file=sys.stderr)
         return 2
     try:
         record = GameRecord.loads(text)
         state = record.replay()
-        _say_if_solving(state, args.policy)
+        _say_if_solving(t, state, args.policy)
         odds = position_odds(state, args.policy, args.games, args.seed)
     except (RobinsonError, ValueError) as e:
-        print(f"robinson odds: {args.record}: {e}", file=sys.stderr)
+        print(f"robinson odds: {args.record}: {t.error(e)}", file=sys.stderr)
         return 1 if isinstance(e, RobinsonError) else 2
     if args.json:
         print(json.dumps(odds))
     else:
-        print(as_text(odds, record.players, state.to_move))
+        print(as_text(odds, record.players, state.to_move, t))
     return 0
 
 
-def _say_if_solving(state: State, policy: str) -> None:
+def _say_if_solving(t: Translator, state: State, policy: str) -> None:
     """The first lookup of an edition on a machine solves its chains (seconds): say so."""
     from robinson.analysis.odds import tables
 
     m = len(state.living)
     exact = policy in tables.ODDS_POLICIES and not state.over and 1 <= m <= tables.EXACT_LIVING
     if exact and not tables.ready(state.ruleset, policy, m):
-        print(
-            f"robinson odds: solving the chances of {m} players ({state.ruleset.edition},"
-            f" {policy}) once for this machine; later lookups are immediate",
-            file=sys.stderr,
-        )
+        edition, words = t.edition_name(state.ruleset.edition), t.gettext(f"report.policy.{policy}")
+        solving = t.nformat("cli.odds.solving", m, edition=edition, policy=words)
+        print(f"robinson odds: {solving}", file=sys.stderr)
 
 
-def as_text(odds: dict[str, Any], names: tuple[str, ...], to_move: int | None) -> str:
-    how = (
-        "exact"
-        if odds["method"] == "exact"
-        else f"simulated, {odds['games']:,} games, 95% intervals"
-    )
-    lines = [f"Chances ({how}, policy {odds['policy']}):"]
-    width = max(len(n) for n in (*names, "no winner"))
-    for seat, name in enumerate(names):
-        line = f"  {name.ljust(width)}  {100 * odds['p_win'][seat]:6.2f} %"
-        if "ci95" in odds:
-            lo, hi = odds["ci95"][seat]
-            line += f"  [{100 * lo:.2f}, {100 * hi:.2f}]"
+def as_text(
+    odds: dict[str, Any], names: tuple[str, ...], to_move: int | None, t: Translator
+) -> str:
+    """The chances as a small table in `t`'s language: a line per seat, "no winner", and at a
+    pending decision each option's chance for the chooser."""
+    games = t.number(odds["games"], 0) if "games" in odds else ""
+    how = t.format(f"odds.how.{'exact' if odds['method'] == 'exact' else 'simulated'}", games=games)
+    policy = t.gettext(f"report.policy.{odds['policy']}")
+    lines = [t.format("odds.heading", how=how, policy=policy)]
+    no_winner = t.gettext("ui.no_winner")
+    width = max(len(n) for n in (*names, no_winner))
+    rows = [(name, odds["p_win"][seat], odds.get("ci95", [None] * len(names))[seat])
+            for seat, name in enumerate(names)]  # fmt: skip
+    rows.append((no_winner, odds["p_no_winner"], None))
+    for name, p, interval in rows:
+        line = f"  {name.ljust(width)}  {t.percent(p, 2):>8}"
+        if interval is not None:
+            low, high = (t.percent(x, 2) for x in interval)
+            line += f"  ({t.format('report.interval', low=low, high=high)})"
         lines.append(line)
-    lines.append(f"  {'no winner'.ljust(width)}  {100 * odds['p_no_winner']:6.2f} %")
     if "options" in odds and to_move is not None:
-        choices = " · ".join(f"{o}: {100 * p:.1f}%" for o, p in odds["options"].items())
-        lines.append(f"{names[to_move]} chooses: {choices}")
+        listed = " · ".join(
+            t.format("web.odds.option", option=t.option(o), chance=t.percent(p, 1))
+            for o, p in odds["options"].items()
+        )
+        lines.append(t.format("odds.options", name=names[to_move], list=listed))
     return "\n".join(lines)
 
 
@@ -114,7 +122,7 @@ class OddsLines:
         self.games = games
 
     def percent(self, p: float) -> str:
-        return str(format_percent(p, "#,##0.0%", locale=self.t.lang))
+        return self.t.percent(p, 1)
 
     def odds(self, state: State) -> dict[str, Any]:
         from robinson.analysis.odds import position_odds

@@ -62,10 +62,21 @@ def _kind(kind: str, t: Translator) -> str:
         return HUMAN
     if word in ("bot", _fold(t.gettext("cli.word.bot"))):
         return DEFAULT_BOT
-    if word in BOT_NAMES:
-        return word
-    known = ", ".join([t.gettext("cli.word.human"), t.gettext("cli.word.bot"), *BOT_NAMES])
+    for bot in BOT_NAMES:  # the code ("random") or the language's name ("Nejaušais")
+        if word in (bot, _fold(bot_word(bot, t))):
+            return bot
+    known = ", ".join([t.gettext("cli.word.human"), t.gettext("cli.word.bot"), *bot_words(t)])
     raise RobinsonError(t.format("cli.error.kind", kind=kind, known=known))
+
+
+def bot_word(bot: str, t: Translator) -> str:
+    """A bot's name in `t`'s language as a word to type: the web's name, in lower case
+    ("nejaušais", "dychtivý", "assenyat", "optimal")."""
+    return t.gettext(f"web.bot.{bot}").lower()
+
+
+def bot_words(t: Translator) -> list[str]:
+    return [bot_word(bot, t) for bot in BOT_NAMES]
 
 
 def _age(text: str, t: Translator) -> int:
@@ -291,7 +302,7 @@ def _ask_seats(ask: Callable[[str], str], t: Translator) -> list[Seat]:
     bot = t.gettext("cli.word.bot")
     others = [n for n in OTHER_NAMES if _fold(n) != _fold(me)][:2]
     default = ",".join(f"{n}:{bot}" for n in others)
-    question = t.format("cli.ask_players", bots=", ".join(BOT_NAMES), default=default)
+    question = t.format("cli.ask_players", bots=", ".join(bot_words(t)), default=default)
 
     def rest(answer: str) -> list[Seat]:
         seats = [parse_seat(s, t) for s in (answer or default).split(",") if s.strip()]

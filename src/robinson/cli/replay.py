@@ -70,11 +70,11 @@ def run(args: argparse.Namespace) -> int:
                     odds = OddsLines(translator, record.players, args.odds_policy, CHART_GAMES)
                 narrate_record(translator, record, sys.stdout, odds)
         except OSError as e:
-            print(f"robinson replay: {path}: cannot read: {e.strerror}", file=sys.stderr)
+            print(f"robinson replay: {path}: {translator.read_error(e)}", file=sys.stderr)
             return 2
         except RobinsonError as e:
             sys.stdout.flush()
-            print(f"robinson replay: {path}: {e}", file=sys.stderr)
+            print(f"robinson replay: {path}: {translator.error(e)}", file=sys.stderr)
             return 1
     return 0
 

@@ -8,17 +8,22 @@ import sys
 from pathlib import Path
 
 from robinson.engine import GameRecord, RobinsonError
+from robinson.i18n import LANGUAGES, Translator, default_language
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("verify", help="check the dice of a downloaded game record")
     p.add_argument("files", nargs="+", type=Path, metavar="RECORD")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, help="language of the messages (default: from the locale)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from robinson.fairdice import DiceMismatch, verify_record
 
+    t = Translator(getattr(args, "lang", None) or default_language())
     status = 0
     for path in args.files:
         try:
@@ -26,12 +31,13 @@ def run(args: argparse.Namespace) -> int:
             record.replay()  # the actions must be a legal game too
             count = verify_record(record)
         except OSError as e:
-            print(f"robinson verify: {path}: cannot read: {e.strerror}", file=sys.stderr)
+            print(f"robinson verify: {path}: {t.read_error(e)}", file=sys.stderr)
             return 2
         except (RobinsonError, DiceMismatch) as e:
-            print(f"robinson verify: {path}: FAILED: {e}", file=sys.stderr)
+            failed = t.format("cli.verify.failed", error=t.error(e))
+            print(f"robinson verify: {path}: {failed}", file=sys.stderr)
             status = 1
             continue
         digest = record.meta["dice"]["seed_sha256"]
-        print(f"{path}: OK: {count} rolls follow from the seed with SHA-256 {digest}")
+        print(t.nformat("cli.verify.ok", count, path=path, digest=digest))
     return status

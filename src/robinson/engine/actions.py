@@ -17,7 +17,11 @@ class Roll:
 
     def __post_init__(self) -> None:
         if type(self.face) is not int or self.face not in FACES:
-            raise MalformedInput(f"a roll is a whole number from 1 to 6, got {self.face!r}")
+            raise MalformedInput(
+                f"a roll is a whole number from 1 to 6, got {self.face!r}",
+                key="roll",
+                fields={"got": self.face},
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {"roll": self.face}
@@ -32,7 +36,11 @@ class Choose:
 
     def __post_init__(self) -> None:
         if self.option not in OPTIONS:
-            raise MalformedInput(f"a choice is one of {', '.join(OPTIONS)}, got {self.option!r}")
+            raise MalformedInput(
+                f"a choice is one of {', '.join(OPTIONS)}, got {self.option!r}",
+                key="choice",
+                fields={"known": ", ".join(OPTIONS), "got": self.option},
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {"choose": self.option}
@@ -52,4 +60,8 @@ def action_from_json(data: object) -> Action:
             return Roll(value)
         if key == "choose":
             return Choose(value)
-    raise MalformedInput(f'an action is {{"roll": 1..6}} or {{"choose": option}}, got {data!r}')
+    raise MalformedInput(
+        f'an action is {{"roll": 1..6}} or {{"choose": option}}, got {data!r}',
+        key="action",
+        fields={"got": data},
+    )

@@ -7,13 +7,28 @@
 
 All derive from `RobinsonError`, which derives from `ValueError` so that callers who only know
 "bad value" still catch them.
+
+Like events, an error can carry a message key and its fields besides its English text (`key`,
+`fields`; a field may itself be an error, the cause an outer error wraps), so that an interface
+can say it in the player's language (`robinson.i18n.errors`). The engine never holds the words.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+Fields = Mapping[str, object]  # an error's message fields: text, numbers, or the error it wraps
+
 
 class RobinsonError(ValueError):
     """Base of every error the engine raises on purpose."""
+
+    def __init__(
+        self, message: str = "", *, key: str | None = None, fields: Fields | None = None
+    ) -> None:
+        super().__init__(message)
+        self.key = key  # e.g. "record.action": the catalog's `error.record.action`
+        self.fields = dict(fields or {})
 
 
 class MalformedInput(RobinsonError):
@@ -23,8 +38,15 @@ class MalformedInput(RobinsonError):
 class IllegalAction(RobinsonError):
     """An action the rules do not allow in the current state."""
 
-    def __init__(self, message: str, *, expected: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        expected: tuple[str, ...] = (),
+        key: str | None = None,
+        fields: Fields | None = None,
+    ) -> None:
+        super().__init__(message, key=key, fields=fields)
         self.expected = expected
 
 

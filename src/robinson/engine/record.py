@@ -37,7 +37,10 @@ class GameRecord:
                 state, events = apply(state, action)
             except IllegalAction as e:
                 raise IllegalAction(
-                    f"action {index} ({action}): {e}", expected=e.expected
+                    f"action {index} ({action}): {e}",
+                    expected=e.expected,
+                    key="record.illegal",
+                    fields={"index": index, "action": action, "legal": e.fields.get("legal", ())},
                 ) from None
             yield action, state, events
 
@@ -69,38 +72,52 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
         if not isinstance(data, dict):
-            raise MalformedInput("a record is a JSON object with ruleset, players and actions")
+            raise MalformedInput(
+                "a record is a JSON object with ruleset, players and actions", key="record.object"
+            )
         allowed = {"ruleset", "players", "first", "actions", "meta"}
         unknown = set(data) - allowed
         if unknown:
             raise MalformedInput(
-                f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}"
+                f"unknown record field(s) {sorted(unknown)}: expected {sorted(allowed)}",
+                key="record.unknown",
+                fields={"unknown": ", ".join(sorted(unknown)), "known": ", ".join(sorted(allowed))},
             )
         for key in ("ruleset", "players"):
             if key not in data:
-                raise MalformedInput(f"a record needs {key!r}")
+                raise MalformedInput(
+                    f"a record needs {key!r}", key="record.needs", fields={"field": key}
+                )
         ruleset = Ruleset.from_json(data["ruleset"])
         players = data["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise MalformedInput("'players' must be a list of names (strings)")
+            raise MalformedInput(
+                "'players' must be a list of names (strings)", key="record.players"
+            )
         check_player_count(len(players))
         first = data.get("first", 0)
         if type(first) is not int or not 0 <= first < len(players):
             raise MalformedInput(
-                f"'first' must be a seat from 0 to {len(players) - 1}, got {first!r}"
+                f"'first' must be a seat from 0 to {len(players) - 1}, got {first!r}",
+                key="record.first",
+                fields={"last": len(players) - 1, "got": first},
             )
         raw = data.get("actions", [])
         if not isinstance(raw, list):
-            raise MalformedInput("'actions' must be a list")
+            raise MalformedInput("'actions' must be a list", key="record.actions")
         actions = []
         for index, item in enumerate(raw):
             try:
                 actions.append(action_from_json(item))
             except RobinsonError as e:
-                raise MalformedInput(f"action {index}: {e}") from None
+                raise MalformedInput(
+                    f"action {index}: {e}",
+                    key="record.action",
+                    fields={"index": index, "error": e},
+                ) from None
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
-            raise MalformedInput("'meta' must be an object")
+            raise MalformedInput("'meta' must be an object", key="record.meta")
         return cls(ruleset, tuple(players), first, tuple(actions), meta)
 
     @classmethod
@@ -108,7 +125,11 @@ class GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise MalformedInput(f"a record is JSON: {e}") from None
+            raise MalformedInput(
+                f"a record is JSON: {e}",
+                key="record.json",
+                fields={"line": e.lineno, "column": e.colno},
+            ) from None
         return cls.from_json(data)
 
 

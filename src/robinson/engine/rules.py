@@ -54,7 +54,11 @@ def new_game(players: int, ruleset: Ruleset | None = None, first: int = 0) -> St
     ruleset = ruleset or Ruleset()
     check_player_count(players)
     if type(first) is not int or not 0 <= first < players:
-        raise BadRuleset(f"first must be a seat from 0 to {players - 1}, got {first!r}")
+        raise BadRuleset(
+            f"first must be a seat from 0 to {players - 1}, got {first!r}",
+            key="record.first",
+            fields={"last": players - 1, "got": first},
+        )
     purse = ruleset.start_tokens - ruleset.stake
     return State(
         ruleset=ruleset,
@@ -100,6 +104,8 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
         raise IllegalAction(
             f"{action} is not allowed now: expected {expected(state)}",
             expected=tuple(str(a) for a in legal_actions(state)),
+            key="illegal",
+            fields={"action": action, "legal": legal_actions(state)},
         )
     table = _Table(state)
     if isinstance(action, Roll):

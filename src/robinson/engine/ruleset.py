@@ -76,7 +76,11 @@ def find_edition(name: str) -> Edition:
         return EDITIONS[name]
     except (KeyError, TypeError):
         known = ", ".join(EDITIONS)
-        raise BadRuleset(f"unknown edition {name!r}: expected one of {known}") from None
+        raise BadRuleset(
+            f"unknown edition {name!r}: expected one of {known}",
+            key="edition",
+            fields={"got": name, "known": known},
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,15 +97,29 @@ class Ruleset:
         for field in ("start_tokens", "stake"):
             value = getattr(self, field)
             if type(value) is not int:
-                raise BadRuleset(f"{field} must be a whole number, got {value!r}")
+                raise BadRuleset(
+                    f"{field} must be a whole number, got {value!r}",
+                    key=f"ruleset.{field}.whole",
+                    fields={"got": value},
+                )
         if self.start_tokens < 0:
-            raise BadRuleset(f"start_tokens must be 0 or more, got {self.start_tokens}")
+            raise BadRuleset(
+                f"start_tokens must be 0 or more, got {self.start_tokens}",
+                key="ruleset.start_tokens",
+                fields={"got": self.start_tokens},
+            )
         if not 0 <= self.stake <= self.start_tokens:
             raise BadRuleset(
-                f"stake must be between 0 and start_tokens ({self.start_tokens}), got {self.stake}"
+                f"stake must be between 0 and start_tokens ({self.start_tokens}), got {self.stake}",
+                key="ruleset.stake",
+                fields={"start": self.start_tokens, "got": self.stake},
             )
         if self.share not in {s.value for s in Share}:
-            raise BadRuleset(f"share must be 'half' or 'third', got {self.share!r}")
+            raise BadRuleset(
+                f"share must be 'half' or 'third', got {self.share!r}",
+                key="ruleset.share",
+                fields={"got": self.share},
+            )
 
     @property
     def rules(self) -> Edition:
@@ -135,18 +153,27 @@ class Ruleset:
     def from_json(cls, data: object) -> Ruleset:
         """Read the `ruleset` object of a game record; omitted options take their defaults."""
         if not isinstance(data, dict):
-            raise BadRuleset(f"ruleset must be an object with an 'edition', got {data!r}")
+            raise BadRuleset(
+                f"ruleset must be an object with an 'edition', got {data!r}",
+                key="ruleset.object",
+            )
         allowed = {"edition", "start_tokens", "stake", "share"}
         unknown = set(data) - allowed
         if unknown:
             raise BadRuleset(
-                f"unknown ruleset field(s) {sorted(unknown)}: expected {sorted(allowed)}"
+                f"unknown ruleset field(s) {sorted(unknown)}: expected {sorted(allowed)}",
+                key="ruleset.unknown",
+                fields={"unknown": ", ".join(sorted(unknown)), "known": ", ".join(sorted(allowed))},
             )
         if "edition" not in data:
-            raise BadRuleset("ruleset needs an 'edition'")
+            raise BadRuleset("ruleset needs an 'edition'", key="ruleset.needs")
         return cls(**data)
 
 
 def check_player_count(n: int) -> None:
     if type(n) is not int or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise BadRuleset(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n!r}")
+        raise BadRuleset(
+            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n!r}",
+            key="players",
+            fields={"min": MIN_PLAYERS, "max": MAX_PLAYERS, "got": n},
+        )

@@ -46,13 +46,24 @@ def name_of(names: Sequence[str], seat: int) -> str:
 def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]) -> list[str]:
     """One line per event of a run (one action's events), each thing said once: a bounce and
     the move it causes are one sentence (the bounce says where the pawn ends, its move gets ""),
-    and choosing to bake again on 20 is told by the extra roll that follows (the choice gets "")."""
+    choosing to bake again on 20 is told by the extra roll that follows (the choice gets ""),
+    the move home is told by the win ("reaches home on square 45 and wins!"), and a swap on 36
+    is told once, where its first move stands (the engine reports the moves
+    first and the `Swapped` that explains them last; both the moves and `Swapped` then get "")."""
     lines = []
     for i, event in enumerate(events):
         before = events[i - 1] if i else None
         after = events[i + 1] if i + 1 < len(events) else None
         if isinstance(event, ev.Moved) and _bounced_into(before, event):
             lines.append("")  # already said by the bounce
+        elif isinstance(event, ev.Moved) and isinstance(after, ev.Won) and after.seat == event.seat:
+            lines.append("")  # "Anna reaches home on square 45 and wins!" says where she went
+        elif isinstance(event, ev.Moved) and event.cause == "swap":
+            swap = _swap_explaining(events, i)
+            first = swap is not None and not _is_swap_move(before)
+            lines.append(narrate(t, swap, names) if first and swap is not None else "")
+        elif isinstance(event, ev.Swapped) and _is_swap_move(before):
+            lines.append("")  # told where its first move stands
         elif (
             isinstance(event, ev.Chose)
             and event.square == BREAD_SQUARE
@@ -64,6 +75,20 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
         else:
             lines.append(narrate(t, event, names))
     return lines
+
+
+def _is_swap_move(event: ev.Event | None) -> bool:
+    return isinstance(event, ev.Moved) and event.cause == "swap"
+
+
+def _swap_explaining(events: Sequence[ev.Event], index: int) -> ev.Swapped | None:
+    """The `Swapped` that closes the run of swap moves `events[index]` belongs to."""
+    for event in events[index:]:
+        if isinstance(event, ev.Swapped):
+            return event
+        if not _is_swap_move(event):
+            return None
+    return None
 
 
 def narrate_all(t: Translator, events: Sequence[ev.Event], names: Sequence[str]) -> list[str]:
@@ -120,8 +145,10 @@ def _bounced(t: Translator, e: ev.Bounced, names: Sequence[str]) -> str:
 
 
 def _moved(t: Translator, e: ev.Moved, names: Sequence[str]) -> str:
+    # There is no square 0 on the board: a first roll goes from the Start (the board's label).
+    key = f"event.moved.{e.cause}" + (".start" if e.cause == "roll" and e.start == 0 else "")
     return t.format(
-        f"event.moved.{e.cause}",
+        key,
         name=name_of(names, e.seat),
         start=e.start,
         end=e.end,
@@ -130,6 +157,10 @@ def _moved(t: Translator, e: ev.Moved, names: Sequence[str]) -> str:
 
 
 def _transfer(t: Translator, e: ev.Transfer, names: Sequence[str]) -> str:
+    if e.amount == 0 and e.owed > 0:
+        return _nothing_paid(t, e, names)
+    if e.amount == 0 and e.reason in (Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE):
+        return ""  # a third or a half of a bank too small to share: nothing changes hands
     amount = t.tokens(e.amount)
     if e.reason in _BETWEEN_PLAYERS:
         assert e.payer is not None and e.payee is not None
@@ -156,8 +187,32 @@ def _transfer(t: Translator, e: ev.Transfer, names: Sequence[str]) -> str:
             )
         text = t.format(key, amount=amount, **who)
     if e.amount < e.owed:  # a purse or the bank ran short; the rest is forgiven (rule 6.1)
-        text = _before_full_stop(text, t.nformat("event.transfer.short", e.owed))
+        text = _before_full_stop(text, _shortfall(t, e))
     return text
+
+
+def _nothing_paid(t: Translator, e: ev.Transfer, names: Sequence[str]) -> str:
+    """An empty purse or an empty bank: told as what it is, not as a payment of 0 tokens."""
+    duty = ".duty" if e.reason is Reason.DUTY else ""
+    if e.payer is None:  # the bank pays
+        assert e.payee is not None
+        text = t.format(f"event.transfer.empty_bank{duty}", payee=name_of(names, e.payee))
+    elif e.payee is None:  # into the bank
+        text = t.format(f"event.transfer.empty_purse{duty}", payer=name_of(names, e.payer))
+    else:
+        text = t.format(
+            "event.transfer.empty_purse.player",
+            payer=name_of(names, e.payer),
+            payee=name_of(names, e.payee),
+        )
+    return _before_full_stop(text, _shortfall(t, e))
+
+
+def _shortfall(t: Translator, e: ev.Transfer) -> str:
+    # A receipt short of what was due reads differently from a payment in Catalan ("calien"
+    # is what was needed to pay; what one was owed is "li'n tocaven").
+    key = "event.transfer.short_receipt" if e.payer is None else "event.transfer.short"
+    return t.nformat(key, e.owed)
 
 
 def _before_full_stop(sentence: str, note: str) -> str:

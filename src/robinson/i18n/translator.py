@@ -24,7 +24,7 @@ from robinson.engine import (
     State,
     target_of,
 )
-from robinson.i18n import narration
+from robinson.i18n import errors, narration, numbers
 from robinson.i18n.catalogs import check_language, load_catalog, translations
 from robinson.i18n.squares import effect_key
 
@@ -87,6 +87,41 @@ class Translator:
         if len(names) <= 1:
             return "".join(names)
         return f"{', '.join(names[:-1])} {self.gettext('word.and')} {names[-1]}"
+
+    def percent(self, fraction: float, digits: int = 1) -> str:
+        """A percentage: "36,3 %" (lv, cs, ca), "36.3%" (en) (`robinson.i18n.numbers`)."""
+        return numbers.percent(fraction, self.lang, digits)
+
+    def number(self, value: float, digits: int = 2, signed: bool = False) -> str:
+        """A number with the language's decimal sign and a real minus sign: "−0,06"."""
+        return numbers.decimal(value, self.lang, digits, signed)
+
+    def quoted(self, text: str) -> str:
+        """`text` in the language's own quotation marks: “…” (lv, as its seed; en), „…“ (cs),
+        «…» (ca)."""
+        return self.format("typo.quoted", text=text)
+
+    def error(self, error: BaseException) -> str:
+        """An engine or record error in this language (`robinson.i18n.errors`)."""
+        return errors.error_text(self, error)
+
+    def read_error(self, error: OSError) -> str:
+        """Why a file could not be read, in this language: "cannot read: no such file"."""
+        if isinstance(error, FileNotFoundError):
+            reason = self.gettext("cli.error.read.missing")
+        elif isinstance(error, IsADirectoryError):
+            reason = self.gettext("cli.error.read.folder")
+        elif isinstance(error, PermissionError):
+            reason = self.gettext("cli.error.read.permission")
+        else:
+            reason = self.format("cli.error.read.other", error=error.strerror or error)
+        return self.format("cli.error.read", reason=reason)
+
+    def alternatives(self, words: Sequence[str]) -> str:
+        """Alternatives joined the language's way: "1 vai 2", "1, nebo 2", "1 o 2", "1 or 2"."""
+        if len(words) <= 1:
+            return "".join(words)
+        return self.format("word.or.last", rest=", ".join(words[:-1]), last=words[-1])
 
     def bank_name(self) -> str:
         return self.gettext("ui.bank")

@@ -11,6 +11,7 @@ initials differ, else A, B, C… by seat (the status lines show each letter besi
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -20,6 +21,18 @@ from robinson.engine import HOME, Ruleset, State
 from robinson.i18n import Translator
 
 _WIDTH = 78
+# "Nr. 36" (lv) and "núm. 45" (ca) in the seeds' own texts: kept on one line when wrapping (our
+# catalog strings have a no-break space there already; textwrap breaks only at ASCII spaces).
+_NUMBER_SIGN = re.compile(r"\b(Nr\.|núm\.) (?=\d)")
+
+
+def _wrap(text: str, initial_indent: str, subsequent_indent: str) -> list[str]:
+    text = _NUMBER_SIGN.sub("\\1\u00a0", text)
+    return textwrap.wrap(
+        text, _WIDTH, initial_indent=initial_indent, subsequent_indent=subsequent_indent
+    )
+
+
 PER_ROW = 15
 CELL = 5  # columns per square: its number, pawns under it, left-aligned
 INDENT = 2
@@ -170,21 +183,19 @@ def standings_lines(t: Translator, state: State, names: Sequence[str]) -> list[s
 def square_card(t: Translator, number: int, ruleset: Ruleset) -> list[str]:
     """A square's story and the effect in force, wrapped and indented under the narration."""
     sq = t.square(number, ruleset)
-    text = f"“{sq.story}”" + (f" – {sq.effect}" if sq.effect else "")
-    return textwrap.wrap(text, _WIDTH, initial_indent="      ", subsequent_indent="      ")
+    text = t.quoted(sq.story) + (f" – {sq.effect}" if sq.effect else "")
+    return _wrap(text, "      ", "      ")
 
 
 def rules_help(t: Translator, ruleset: Ruleset) -> list[str]:
     """The help key's page: the edition in play, its options, and every square with the effect
     line in force (story squares by title only)."""
     lines = [t.gettext("cli.help_title")]
-    lines += textwrap.wrap(t.rules_summary(ruleset), _WIDTH, initial_indent="  ",
-                           subsequent_indent="  ")  # fmt: skip
-    lines += textwrap.wrap(t.gettext("rules.text").replace("\n", " "), _WIDTH,
-                           initial_indent="  ", subsequent_indent="  ")  # fmt: skip
+    lines += _wrap(t.rules_summary(ruleset), "  ", "  ")
+    lines += _wrap(t.gettext("rules.text").replace("\n", " "), "  ", "  ")
     lines.append(t.gettext("cli.help_squares"))
     for n in range(1, HOME + 1):
         sq = t.square(n, ruleset)
         text = f"{n:>2} {sq.title}" + (f" – {sq.effect}" if sq.effect else "")
-        lines += textwrap.wrap(text, _WIDTH, initial_indent="  ", subsequent_indent="       ")
+        lines += _wrap(text, "  ", "       ")
     return lines

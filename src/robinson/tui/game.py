@@ -182,7 +182,7 @@ class TerminalGame:
         self.say(t.prompt(state, self.names))
         for number, lead in enumerate(options, start=1):
             self.say(f"   {number} = {lead.line(t)}")
-        numbers = "/".join(str(n) for n in range(1, len(options) + 1))
+        numbers = t.alternatives([str(n) for n in range(1, len(options) + 1)])  # "1, nebo 2"
         while True:
             answer = ask(t.format("cli.choose", choices=numbers)).strip().lower()
             if answer in QUIT_WORDS:

@@ -1,4 +1,4 @@
-"""What each option of a decision leads to, in words: "Move on → 10: The goat — pay 2 tokens to
+"""What each option of a decision leads to, in words: "Move on → 10: The goat – pay 2 tokens to
 your right-hand neighbour". Read off the engine's board and the ruleset in force, so the hint can
 never disagree with what the engine then does.
 """
@@ -22,11 +22,12 @@ class Lead:
     what: str  # what happens there, or what the option means; may be ""
 
     def line(self, t: Translator) -> str:
-        """The option with where it leads, e.g. "Move on → 10: The goat — pay 2 tokens…"."""
+        """The option with where it leads, e.g. "Move on → 10: The goat – pay 2 tokens…" (the
+        spaced en dash of the seeds and the catalogs)."""
         text = self.label
         if self.square is not None:
             text += f" → {self.square}: {t.gettext(f'square.{self.square}.title')}"
-        return f"{text} — {self.what}" if self.what else text
+        return f"{text} – {self.what}" if self.what else text
 
 
 def landing(t: Translator, square: int, state: State) -> str:

@@ -61,7 +61,9 @@ def rules_key(ruleset: Ruleset) -> str:
 def check_policy(policy: str) -> str:
     if policy not in ODDS_POLICIES:
         raise RobinsonError(
-            f"unknown policy {policy!r}: expected one of {', '.join(ODDS_POLICIES)}"
+            f"unknown policy {policy!r}: expected one of {', '.join(ODDS_POLICIES)}",
+            key="policy",
+            fields={"got": policy, "known": ", ".join(ODDS_POLICIES)},
         )
     return policy
 

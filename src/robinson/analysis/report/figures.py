@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import ScalarFormatter
 
 from robinson.analysis.report.data import ChoiceValue
 from robinson.analysis.report.exact import ExactChoice, ExactChoices, placing_label
@@ -24,7 +25,27 @@ Summary = dict[str, Any]  # a `Summary.to_json()` object
 COLUMNS = 9  # the board drawn as 5 rows of 9 squares, snaking upwards
 
 
-def to_png(fig: Figure) -> bytes:
+class _DecimalSignFormatter(ScalarFormatter):
+    """Matplotlib's own tick numbers (and its U+2212 minus) with the language's decimal sign:
+    "0,25" on a Latvian, Czech or Catalan axis, like the numbers in the page beside it."""
+
+    def __init__(self, sign: str) -> None:
+        super().__init__()
+        self.sign = sign
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return super().__call__(x, pos).replace(".", self.sign)
+
+
+def to_png(fig: Figure, w: ReportWords) -> bytes:
+    """The figure as PNG, its numeric ticks (colour bars included) written the language's way;
+    ticks that are labels (squares, editions, choices) are left as they are."""
+    sign = w.num(0.5, 1)[1]
+    if sign != ".":
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                if type(axis.get_major_formatter()) is ScalarFormatter:
+                    axis.set_major_formatter(_DecimalSignFormatter(sign))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
@@ -52,7 +73,7 @@ def lengths(w: ReportWords, editions: dict[str, Summary]) -> bytes:
         counts = np.array(s["winner_turns"]["histogram"], dtype=float)
         share = counts / counts.sum()
         median = s["winner_turns"]["median"]["value"]
-        label = w.text("report.fig.median", edition=name, median=w.num(median, 0))
+        label = w.text("report.fig.median", edition=w.edition(name), median=w.num(median, 0))
         ax.step(np.arange(len(share)), share, where="mid", ls=ls, lw=lw, label=label)
     ax.set_xlim(0, 40)
     ax.set_xlabel(w.text("report.fig.lengths.x"))
@@ -60,7 +81,7 @@ def lengths(w: ReportWords, editions: dict[str, Summary]) -> bytes:
     ax.set_title(w.text("report.fig.lengths.title"))
     ax.legend()
     ax.grid(alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
@@ -82,7 +103,7 @@ def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[fl
     ax.set_title(w.text("report.fig.seats.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def _cell(square: int) -> tuple[int, int]:
@@ -109,7 +130,7 @@ def _mark(w: ReportWords, square: int) -> str:
     if sq.effect is Effect.RECEIVE:
         return f"+{sq.amount}"
     if sq.effect in (Effect.PAY, Effect.NEIGHBOUR):
-        return f"-{sq.amount}"
+        return f"\u2212{sq.amount}"  # a minus sign, not a hyphen
     return ""
 
 
@@ -136,7 +157,7 @@ def heatmap(w: ReportWords, landings_per_game: Sequence[float], title: str) -> b
     bar = fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.7)
     bar.set_label(w.text("report.fig.landings"))
     ax.set_title(title)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) -> bytes:
@@ -154,7 +175,7 @@ def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) ->
     ax.set_title(w.text("report.fig.purses.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def choice_label(w: ReportWords, c: ChoiceValue) -> str:
@@ -192,12 +213,12 @@ def exact_choices(w: ReportWords, groups: Sequence[ExactChoices]) -> bytes:
         ticks = [i for i, code in enumerate(group.placings) if code % 5 == 0 or code > 44]
         ax.set_xticks(ticks, [_placing(w, group.placings[i]) for i in ticks], fontsize=8)
         ax.set_xlabel(w.text("report.fig.exact.x"))
-        ax.set_title(w.text("report.fig.exact.panel", editions=" = ".join(group.editions)),
+        ax.set_title(w.text("report.fig.exact.panel", editions=w.editions(group.editions)),
                      fontsize=10)  # fmt: skip
         bar = fig.colorbar(image, ax=ax, shrink=0.9)
         bar.set_label(w.text("report.th.delta"), fontsize=8)
     fig.suptitle(w.text("report.fig.exact.title"), fontsize=11)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
@@ -214,7 +235,7 @@ def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
     ax.set_xlabel(w.text("report.fig.choices.x"))
     ax.set_title(w.text("report.fig.choices.title"))
     ax.grid(axis="x", alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
@@ -228,14 +249,16 @@ def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
         left.bar(x, [_value(e) for e in p], width, yerr=_err(p), capsize=2,
                  label=w.text("report.fig.seat", seat=seat))  # fmt: skip
     left.axhline(0.25, color="grey", lw=1, ls="--")
-    left.set_xticks(np.arange(len(names)), names)
+    labels = [w.edition(e) for e in names]  # names, not codes: the page is read
+    left.set_xticks(np.arange(len(names)), labels, rotation=20, ha="right", fontsize=8)
     left.set_ylabel(w.text("report.fig.p_win"))
     left.set_title(w.text("report.fig.win_by_seat"))
     left.legend(fontsize=8)
     mean = [by_edition[e]["winner_turns"]["mean"] for e in names]
-    right.bar(names, [_value(e) for e in mean], yerr=_err(mean), capsize=2, color="tab:purple")
+    right.bar(labels, [_value(e) for e in mean], yerr=_err(mean), capsize=2, color="tab:purple")
+    right.set_xticks(np.arange(len(names)), labels, rotation=20, ha="right", fontsize=8)
     right.set_ylabel(w.text("report.fig.mean_turns"))
     right.set_title(w.text("report.fig.game_length"))
     for ax in (left, right):
         ax.grid(axis="y", alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)

@@ -38,13 +38,15 @@ def img(png: bytes, alt: str) -> str:
 
 def pct_ci(w: ReportWords, e: dict[str, Any]) -> str:
     lo, hi = e["ci95"]
-    return f"{w.pct(e['value'])} <span class=note>({w.pct(lo)}–{w.pct(hi)})</span>"
+    interval = w.text("report.interval", low=w.pct(lo), high=w.pct(hi))
+    return f"{w.pct(e['value'])} <span class=note>({interval})</span>"
 
 
 def num_ci(w: ReportWords, e: dict[str, Any], digits: int = 2) -> str:
     lo, hi = e["ci95"]
     value, low, high = (w.num(x, digits) for x in (e["value"], lo, hi))
-    return f"{value} <span class=note>({low}–{high})</span>"
+    # in words ("no −0,06 līdz 0,72"), as a dash between a negative bound and the next misreads
+    return f"{value} <span class=note>({w.text('report.interval', low=low, high=high)})</span>"
 
 
 def table(head: list[str], rows: list[list[str]], marks: Sequence[str] = ()) -> str:
@@ -68,7 +70,8 @@ def _editions_table(w: ReportWords, data: ReportData) -> str:
     for name, s in data.editions.items():
         wt = s["winner_turns"]
         rows.append([
-            name, *(pct_ci(w, p) for p in s["p_win"]), pct_ci(w, s["p_no_winner"]),
+            html.escape(w.edition(name)), *(pct_ci(w, p) for p in s["p_win"]),
+            pct_ci(w, s["p_no_winner"]),
             pct_ci(w, s["p_death"]), num_ci(w, wt["mean"]), w.num(wt["median"]["value"], 0),
             w.count(wt["p90"]), num_ci(w, s["pot"]["mean"]), pct_ci(w, s["friday"]["p_bound"]),
         ])  # fmt: skip
@@ -92,7 +95,7 @@ def _exact_table(w: ReportWords, data: ReportData) -> str:
     squares the other pawn can stand on, and where the other option does better."""
     head = [w.text("report.th.decision_two")]
     for group in data.exact:
-        name = " = ".join(group.editions)
+        name = w.editions(group.editions)
         head += [w.text("report.th.eager_option", editions=name), w.text("report.th.other_option"),
                  w.text("report.th.better_at")]  # fmt: skip
     rows = []
@@ -115,7 +118,8 @@ def render(data: ReportData, lang: str = "en") -> str:
     friday = std["friday"]
     command = "<code>robinson report</code>"
     analyze = "<code>robinson analyze --players 2</code>"
-    without = ", ".join(editions_without_choices()) or w.text("report.no_edition")
+    without = ", ".join(map(w.edition_in_text, editions_without_choices()))
+    without = without or w.text("report.no_edition")
     sections = [
         ("lengths", img(figures.lengths(w, data.editions), w.text("report.lengths.title")),
          w.html("report.lengths.note")),

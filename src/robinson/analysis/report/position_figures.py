@@ -39,7 +39,7 @@ def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes
     ax.set_xlabel(w.text("report.fig.chances.x"))
     ax.set_title(w.text("report.fig.chances.title"))
     ax.grid(axis="x", alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> bytes:
@@ -57,7 +57,7 @@ def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> by
     ax.set_title(w.text("report.fig.history.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)
 
 
 def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
@@ -71,4 +71,4 @@ def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
     ax.set_ylabel(w.text("report.fig.lengths.y"))
     ax.set_title(w.text("report.fig.rest.title"))
     ax.grid(axis="y", alpha=0.3)
-    return to_png(fig)
+    return to_png(fig, w)

@@ -155,7 +155,7 @@ def _intro(w: ReportWords, data: PositionData, source: str) -> str:
     intro = w.html(
         "report.pos.intro", record=f"<code>{html.escape(source)}</code>",
         actions=w.nhtml("report.pos.actions", len(record.actions)),
-        edition=html.escape(record.ruleset.edition),
+        edition=html.escape(w.text(f"summary.edition.{record.ruleset.edition}")),
         players=html.escape(w.ntext("report.fig.players", len(record.players))),
         command="<code>robinson report --record</code>",
     )  # fmt: skip

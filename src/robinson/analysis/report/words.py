@@ -1,17 +1,15 @@
 """The report's words and numbers in one language: texts from the gettext catalogs (`report.*`
-keys), numbers in the language's own way (Babel: "12,34 %" in Czech, "1.000.000" in Catalan).
+keys), numbers in the language's own way (`robinson.i18n.numbers`: "12,34 %" in Latvian, Czech
+and Catalan, "1.000.000" in Catalan, "−0,06" with a real minus sign).
 
-Edition codes (standard, lv, cs, ca, classic) stay codes in every language: they are what
-`robinson simulate --edition` takes, and the page compares them side by side.
+Editions are named by their names in the language ("standarta noteikumi", "Text català"), not
+by the codes `robinson simulate --edition` takes: the page is read, not typed.
 """
 
 from __future__ import annotations
 
 import html
 from typing import Any
-
-from babel import Locale
-from babel.numbers import NumberPattern, parse_pattern
 
 from robinson.i18n import Translator
 
@@ -20,30 +18,33 @@ class ReportWords:
     def __init__(self, lang: str) -> None:
         self.t = Translator(lang)
         self.lang = self.t.lang
-        self._locale = Locale.parse(self.lang)
-
-    def _pattern(self, kind: str, digits: int) -> NumberPattern:
-        formats = (
-            self._locale.percent_formats if kind == "percent" else self._locale.decimal_formats
-        )
-        pattern = parse_pattern(formats[None].pattern)
-        pattern.frac_prec = (digits, digits)
-        return pattern
 
     def num(self, value: float, digits: int = 2, signed: bool = False) -> str:
-        """A decimal number, e.g. 1,234.50 (en) or 1 234,50 (lv, cs)."""
-        text = str(self._pattern("decimal", digits).apply(value, self._locale))
-        if signed and value >= 0:
-            text = "+" + text
-        return text
+        """A decimal number, e.g. 1,234.50 (en) or 1 234,50 (lv, cs), −0,30 with a minus sign."""
+        return self.t.number(value, digits, signed)
 
     def count(self, n: int) -> str:
         """A whole number with the language's grouping: 1,000,000 / 1 000 000 / 1.000.000."""
         return self.num(n, 0)
 
     def pct(self, fraction: float, digits: int = 2) -> str:
-        """A share as a percentage: 12.34% (en, lv), 12,34 % (cs, ca)."""
-        return str(self._pattern("percent", digits).apply(fraction, self._locale))
+        """A share as a percentage: 12.34% (en), 12,34 % (lv, cs, ca)."""
+        return self.t.percent(fraction, digits)
+
+    def edition(self, code: str) -> str:
+        """An edition by its name in the language (`edition.<code>`)."""
+        return self.t.edition_name(code)
+
+    def edition_in_text(self, code: str) -> str:
+        """An edition's name inside a sentence: "klasiskie noteikumi" (the Latvian and Czech
+        labels are noun phrases, written small there; Catalan "Clàssica" and English "Classic"
+        stay names)."""
+        name = self.edition(code)
+        return name[:1].lower() + name[1:] if self.lang in ("lv", "cs") else name
+
+    def editions(self, codes: list[str] | tuple[str, ...]) -> str:
+        """Editions that play alike, e.g. "Standarta noteikumi = Katalāņu teksts"."""
+        return " = ".join(self.edition(c) for c in codes)
 
     def text(self, key: str, **fields: Any) -> str:
         """A message as plain text (for plots)."""

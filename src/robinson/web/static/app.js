@@ -26,13 +26,15 @@ function seatRow(name, kind) {
   const row = make("div", null, { class: "seat" });
   const input = make("input", null, { name: "name", maxlength: meta.limits.name, required: "" });
   input.value = name;
+  // The printed rules let the youngest start and keep the bank: an age is asked, not required.
+  const age = make("input", null, { name: "age", type: "number", min: "0", max: "150", class: "age", inputmode: "numeric" });
   const kindSel = make("select", null, { name: "kind" });
   kindSel.append(make("option", t("ui.human"), { value: "human" }));
   for (const b of meta.bots) kindSel.append(make("option", t("web.bot_named", { bot: b }), { value: `bot:${b}` }));
   kindSel.value = kind;
   const remove = make("button", "×", { type: "button", class: "remove" });
   remove.onclick = () => { if ($("seats").querySelectorAll(".seat").length > meta.limits.min_seats) { row.remove(); labelSeats(); } };
-  row.append(make("span", null, { class: "swatch" }), input, kindSel, remove);
+  row.append(make("span", null, { class: "swatch" }), input, age, kindSel, remove);
   return row;
 }
 
@@ -41,6 +43,9 @@ function labelSeats() {
   $("seats").querySelectorAll(".seat").forEach((row, i) => {
     row.querySelector(".swatch").style.background = COLOURS[i];
     row.querySelector("input").setAttribute("aria-label", t("web.seat_name", { n: i + 1 }));
+    const age = row.querySelector("[name=age]");
+    age.setAttribute("aria-label", t("web.seat_age", { n: i + 1 }));
+    age.setAttribute("placeholder", t("ui.age"));
     const kind = row.querySelector("select");
     kind.setAttribute("aria-label", t("web.seat_kind", { n: i + 1 }));
     kind.options[0].textContent = t("ui.human");
@@ -57,8 +62,24 @@ function labelBots() {
 
 function labelHome() {
   labelSeats(); labelEditions(); labelBots();
+  $("starts-hint").textContent = t("web.starts_hint");
   if (!editionPicked) document.querySelector("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
-  drawBoard($("home-board"), texts.squares, null, 1000, false);
+  drawHomeBoard();
+}
+
+// The home board states the effect lines of the edition the form offers (the Czech fever gives
+// a roll, the standard one costs a turn). It asks for that edition's squares; a server that
+// does not know `?edition=` answers with the standard ones, which is what it showed before.
+let homeBoardAsked = 0;  // only the latest question draws (language and edition both change it)
+async function drawHomeBoard() {
+  const asked = ++homeBoardAsked;
+  const edition = document.querySelector("[name=edition]").value || "standard";
+  let squares = texts.squares;
+  try {
+    const r = await fetch(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`);
+    if (r.ok) squares = (await r.json()).squares;
+  } catch { /* offline for a moment: the squares already loaded */ }
+  if (asked === homeBoardAsked) drawBoard($("home-board"), squares, null, 1000, false);
 }
 
 async function home() {
@@ -66,7 +87,7 @@ async function home() {
   meta = await api("/api/meta");
   const edition = document.querySelector("[name=edition]");
   for (const e of meta.editions) edition.append(make("option", e.name, { value: e.name }));
-  edition.onchange = () => { editionPicked = true; };
+  edition.onchange = () => { editionPicked = true; drawHomeBoard(); };
   const add = (name, kind) => {
     if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
@@ -79,12 +100,13 @@ async function home() {
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
     const f = new FormData($("create"));
-    const seats = [...$("seats").querySelectorAll(".seat")].map((row) => {
+    const rows = [...$("seats").querySelectorAll(".seat")];
+    const seats = rows.map((row) => {
       const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
       return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
     });
     try {
-      const made = await api("/api/tables", { seats, edition: f.get("edition"), share: f.get("share"),
+      const made = await api("/api/tables", { seats, first: youngest(rows), edition: f.get("edition"), share: f.get("share"),
         start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
         move_seconds: clockSeconds() });
       const humans = made.seats.filter((s) => s.kind === "human");
@@ -99,13 +121,29 @@ async function home() {
   if (history.state && history.state.created) showLinks(history.state.created);
 }
 
-// One click: the viewer against two bots, in the edition of the form (the language's).
+// The seat that starts and keeps the bank: the youngest of those with an age, as the printed
+// rules say (the first such seat on a tie); with no ages, the first seat.
+function youngest(rows) {
+  let first = 0, best = Infinity;
+  rows.forEach((row, i) => {
+    const text = row.querySelector("[name=age]").value.trim();
+    if (text !== "" && Number(text) < best) { best = Number(text); first = i; }
+  });
+  return first;
+}
+
+// One click: the viewer against two bots, in the edition of the form (the language's). The
+// viewer plays under the first seat's name of the form (a name, never a pronoun: every line of
+// the narration is built on it) and starts; the bots take other names.
 async function playNow() {
   const edition = document.querySelector("[name=edition]").value;
+  const typed = $("seats").querySelector(".seat input").value.trim();
+  const me = typed || "Anna";
+  const others = ["Bruno", "Cila", "Dora"].filter((n) => n.toLowerCase() !== me.toLowerCase()).slice(0, 2);
   try {
-    const made = await api("/api/tables", { edition, language: texts.lang, seats: [
-      { name: t("web.you_name"), kind: "human" },
-      { name: "Bruno", kind: "bot", bot: "heuristic" }, { name: "Cila", kind: "bot", bot: "heuristic" }] });
+    const made = await api("/api/tables", { edition, language: texts.lang, first: 0, seats: [
+      { name: me, kind: "human" },
+      ...others.map((name) => ({ name, kind: "bot", bot: "heuristic" }))] });
     location.href = `/t/${made.table}#${made.seats[0].token}`;
   } catch (e) { showError(e.message); }
 }

@@ -4,6 +4,7 @@
 // markup. No emoji either: a browser without an emoji font would show boxes, so every picture
 // is drawn here (pictograms.js).
 import { drawPictogram } from "./pictograms.js";
+import { joinNumbers, ownLine } from "./texts.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // A square is a card TW×TH; cards sit PX apart along a row and PY apart between rows.
@@ -129,8 +130,9 @@ export function drawBoard(svg, squares, onPick, width = window.innerWidth, inter
     const attrs = { class: `sq k-${sq.kind} g-${KIND_GROUP[sq.kind] || "story"}`, "data-square": sq.number };
     if (interactive) Object.assign(attrs, { tabindex: sq.number === 1 ? 0 : -1, role: "button" });
     const g = el("g", attrs, svg);
-    if (interactive) g.setAttribute("aria-label", [sq.number, sq.title, sq.effect].filter(Boolean).join(". "));
-    el("title", {}, g).textContent = [sq.title, sq.story, sq.effect].filter(Boolean).join("\n");
+    const effect = sq.effect ? ownLine(sq.effect) : "";  // on its own: from its capital letter
+    if (interactive) g.setAttribute("aria-label", [sq.number, sq.title, effect].filter(Boolean).join(". "));
+    el("title", {}, g).textContent = [sq.title, joinNumbers(sq.story), effect].filter(Boolean).join("\n");
     rounded(c.x, c.y, TW, TH, 9, { class: "card" }, g);
     el("path", { class: "band", d: `M${c.x} ${c.y + 22}v-13a9 9 0 0 1 9 -9h${TW - 18}a9 9 0 0 1 9 9v13z` }, g);
     el("text", { class: "num", x: c.x + 6, y: c.y + 17 }, g).textContent = sq.number;

@@ -28,8 +28,11 @@ function svgNode(tag, attrs = {}) {
   return n;
 }
 
+// "36,3 %" in lv, cs and ca (a no-break space, which the browser's Latvian format lacks), "36.3%"
+// in English: the same as the terminal and the report (robinson.i18n.numbers).
 export function percent(p) {
-  return new Intl.NumberFormat(texts.lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
+  const text = new Intl.NumberFormat(texts.lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
+  return text.replace(/[\s\u00a0\u202f]*%/, texts.lang === "en" ? "%" : "\u00a0%").replace(/^-/, "\u2212");
 }
 
 const hidden = () => localStorage.getItem(HIDDEN) === "1";

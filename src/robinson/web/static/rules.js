@@ -3,7 +3,7 @@
 // what each edition changes, and what each bot does.
 import { el } from "./board.js";
 import { drawPictogram } from "./pictograms.js";
-import { t, texts } from "./texts.js";
+import { joinNumbers, ownLine, t, texts } from "./texts.js";
 
 let meta = null;
 
@@ -21,16 +21,17 @@ export async function openRules() {
   document.title = `${t("web.rules_heading")} · ${t("ui.title")}`;
   const printed = make("section", null, { class: "rules-text", "aria-labelledby": "rules-printed" });
   printed.append(make("h3", t("rules.title"), { id: "rules-printed" }),
-    ...t("rules.text").split("\n").map((para) => make("p", para)));
+    ...t("rules.text").split("\n").map((para) => make("p", joinNumbers(para))),
+    make("p", t("web.rules.token_words"), { id: "token-words" }));
   const squares = make("ol", null, { id: "rules-squares" });
   for (const sq of texts.squares) {
     const li = make("li", null, { "data-rule-square": sq.number });
     const pic = el("svg", { viewBox: "0 0 40 40", "aria-hidden": "true" });
     drawPictogram(pic, sq.number, 0, 0, 40);
     const words = make("div");
-    words.append(make("strong", `${sq.number}. ${sq.title}`), make("p", sq.story));
+    words.append(make("strong", `${sq.number}. ${sq.title}`), make("p", joinNumbers(sq.story)));
     const printedEffect = texts.ui[`square.${sq.number}.effect`];
-    if (printedEffect) words.append(make("p", printedEffect, { class: "effect" }));
+    if (printedEffect) words.append(make("p", ownLine(printedEffect), { class: "effect" }));
     li.append(pic, words);
     squares.append(li);
   }

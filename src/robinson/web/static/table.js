@@ -10,7 +10,7 @@ import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
-import { ensureTexts, errorText, loadTexts, t, texts, tn } from "./texts.js";
+import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -30,8 +30,8 @@ function view() { return { you: state.you, seatTokens: state.seatTokens, table: 
 // The full text of a square, on tap or focus, in a live region of fixed height (the page does
 // not move when it fills).
 export function pickSquare(sq) {
-  $("square-info").replaceChildren(make("strong", `${sq.number}. ${sq.title || ""}`), make("p", sq.story),
-    make("p", sq.effect || "", { class: "effect" }));
+  $("square-info").replaceChildren(make("strong", `${sq.number}. ${sq.title || ""}`), make("p", joinNumbers(sq.story)),
+    make("p", ownLine(sq.effect), { class: "effect" }));
 }
 
 function squareHint() {
@@ -205,6 +205,7 @@ function render(game) {
   renderTurn(game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   showOdds(game.id, game.version, game.over ? null : game.to_move);
+  renderInForce(game);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
@@ -239,6 +240,14 @@ function render(game) {
   renderEnd($("end"), game, { fresh, links: true });
   if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
   for (const panel of panels) panel(game, view());
+}
+
+// The rules in force at this table, always in view: who started and keeps the bank (the
+// printed rules' youngest, or the table's first seat), then the edition and the money options.
+function renderInForce(game) {
+  const first = game.players[game.first ?? 0];
+  $("starts").textContent = first ? t("web.starts", { name: first.name }) : "";
+  $("rules-summary").textContent = game.rules || texts.rules || "";
 }
 
 // Which token holds which seat: ask the server once per token.

@@ -12,6 +12,17 @@ function fill(template, fields) {
 // The label `key` with its {fields} filled in; `fallback` only until the texts have loaded.
 export function t(key, fields = {}, fallback = key) { return fill(texts.ui[key] ?? fallback, fields); }
 
+// "Nr. 36" (lv) and "núm. 45" (ca) in the seeds' texts: a no-break space keeps the sign with its
+// number at a line end (the catalogs' own strings have it already).
+export function joinNumbers(text) { return (text || "").replace(/\b(Nr\.|núm\.) (?=\d)/g, "$1\u00a0"); }
+
+// A seed's effect line shown as a line of its own: it continues the story after a dash in the
+// printed rules ("… – katram dalībniekam jāsamaksā…"), so alone it gets its capital letter.
+export function ownLine(text) {
+  const joined = joinNumbers(text);
+  return joined.charAt(0).toLocaleUpperCase(texts.lang) + joined.slice(1);
+}
+
 // A server error `{code, message}` in the viewer's language: the catalog's `web.error.<code>`,
 // else (a code this page does not know yet) the server's own words.
 export function errorText(error) { return t(`web.error.${error.code}`, {}, error.message); }

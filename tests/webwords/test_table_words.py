@@ -1,0 +1,72 @@
+"""Issue 20 at the web table, in a real Chromium (kept outside tests/web while its files move;
+the server and browser fixtures are tests/web's own): the youngest starts and keeps the bank as
+the seeds say, the table shows who started and the rules in force, and "Play now" names the
+player, never "Tu / Ty / You"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robinson.i18n import Translator
+from tests.web.conftest import Server, browser, server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+__all__ = ["browser", "server"]  # the fixtures, used by name
+
+
+def _home(browser: Browser, server: Server, lang: str) -> Page:
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    context.add_init_script(f"localStorage.setItem('robinson.lang', '{lang}')")
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#bot-kinds dd")
+    return page
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
+def test_the_youngest_starts_and_the_table_says_so_with_the_rules(
+    browser: Browser, server: Server, lang: str
+) -> None:
+    t = Translator(lang)
+    page = _home(browser, server, lang)
+    try:
+        assert page.locator("#starts-hint").inner_text() == t.gettext("web.starts_hint")
+        ages = page.locator("#seats [name=age]")
+        ages.nth(0).fill("40")
+        ages.nth(1).fill("9")  # Bruno is the youngest: he starts
+        ages.nth(2).fill("12")
+        page.click("#create-go")
+        page.click("#open-table")
+        page.wait_for_selector("#starts:not(:empty)")
+        assert page.locator("#starts").inner_text() == t.format("web.starts", name="Bruno")
+        summary = page.locator("#rules-summary").inner_text()
+        assert summary.startswith(t.gettext(f"summary.edition.{lang}"))
+        assert t.format("summary.money", start=t.tokens(30), stake=t.tokens(10)) in summary
+        heading = page.locator("#in-force h2").inner_text()
+        assert heading == t.gettext("web.in_force")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["cs", "en"])
+def test_play_now_names_the_player_not_a_pronoun(
+    browser: Browser, server: Server, lang: str
+) -> None:
+    t = Translator(lang)
+    page = _home(browser, server, lang)
+    try:
+        page.fill("#seats .seat input", "Marta")
+        page.click("#play-now")
+        page.wait_for_selector("[data-move='roll']")
+        assert page.locator("#turn").inner_text() == t.format("web.your_turn_name", name="Marta")
+        names = page.locator("#players .name").all_inner_texts()
+        assert names[0] == "Marta" and len(set(names)) == 3
+        assert page.locator("#starts").inner_text() == t.format("web.starts", name="Marta")
+    finally:
+        page.context.close()
