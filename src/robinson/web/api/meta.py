@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from robinson.bots import BOT_NAMES
-from robinson.engine import DECISION_TABLE, EDITIONS, Ruleset
+from robinson.engine import DECISION_TABLE, EDITIONS, RobinsonError, Ruleset
 from robinson.web.api import ERRORS, Service, language
 from robinson.web.protocol import limits
+from robinson.web.protocol.errors import ServiceError
 from robinson.web.protocol.server import Meta, Texts
 from robinson.web.service import texts
 
@@ -31,12 +32,21 @@ async def meta() -> dict[str, object]:
 
 
 @router.get("/api/i18n/{lang}", response_model=Texts)
-async def i18n(lang: str, service: Service, game: str | None = None) -> dict[str, object]:
-    """UI strings and square texts; with `game`, the effect lines follow its ruleset."""
+async def i18n(
+    lang: str, service: Service, game: str | None = None, edition: str | None = None
+) -> dict[str, object]:
+    """UI strings and square texts; the effect lines follow the ruleset of `game`, else the
+    `edition`'s (the home page's board shows the edition its form has chosen), else the
+    standard one."""
     lang = language(lang)
     ruleset = Ruleset()
     if game is not None:
         ruleset = (await service.record(game)).ruleset
+    elif edition is not None:
+        try:
+            ruleset = Ruleset(edition)
+        except RobinsonError as e:
+            raise ServiceError("bad_request", str(e)) from None
     return {
         "lang": lang,
         "ui": texts.ui_strings(lang),

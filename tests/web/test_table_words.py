@@ -1,7 +1,7 @@
-"""Issue 20 at the web table, in a real Chromium (kept outside tests/web while its files move;
-the server and browser fixtures are tests/web's own): the youngest starts and keeps the bank as
-the seeds say, the table shows who started and the rules in force, and "Play now" names the
-player, never "Tu / Ty / You"."""
+"""The seeds' customs and words at the web table, in a real Chromium: the youngest starts and
+keeps the bank as the seeds say, the table shows who started and the rules in force, "Play now"
+names the player (never "Tu / Ty / You"), and the home page's board shows the effect lines of
+the edition its form has chosen."""
 
 from __future__ import annotations
 
