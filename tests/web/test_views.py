@@ -133,3 +133,61 @@ async def test_an_update_is_encoded_once_per_language_and_shared(service: GameSe
     assert {d["type"] for d in decoded} == {"update"}
     assert decoded[0]["narration"] != decoded[3]["narration"]  # each in its language
     assert decoded[2]["state"]["version"] == 1
+
+
+async def test_a_viewer_back_after_a_few_moves_is_sent_just_those_then_the_state(
+    service: GameService,
+) -> None:
+    made = await service.create_table([SeatSpec("Anna"), SeatSpec("Bruno")], {"edition": "cs"})
+    table = await service.table(made["table"])
+    tokens = [s["token"] for s in made["seats"]]
+    stays, leaves = Viewer("cs"), Viewer("cs")
+    service.subscribe(table, stays)
+    service.subscribe(table, leaves)
+    await service.act(table.game.id, tokens[0], 0, "roll")
+    seen = table.game.version
+    service.unsubscribe(table, leaves)
+    for _ in range(3):
+        seat = table.game.state.to_move
+        assert seat is not None
+        legal = views.game_view(table, "en")["legal"]
+        await service.act(table.game.id, tokens[seat], table.game.version, forward(legal))
+    back = Viewer("cs")
+    service.subscribe(table, back, table.game.id, seen)
+    *updates, last = back.got
+    sent = [m for m in stays.got if isinstance(m, str) and json.loads(m)["type"] == "update"]
+    assert updates == sent[-3:]  # the very texts the viewer who stayed was sent, in order
+    assert [json.loads(u)["version"] for u in updates] == [seen + 1, seen + 2, seen + 3]
+    assert isinstance(last, str) and json.loads(last)["type"] == "state"
+    assert json.loads(last)["state"]["version"] == table.game.version
+
+
+@pytest.mark.parametrize(
+    "case", ["no version", "another game", "another language", "too far behind"]
+)
+async def test_otherwise_a_viewer_back_is_sent_a_snapshot(
+    service: GameService, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views, "RESUME", 2)
+    made = await service.create_table([SeatSpec("Anna"), SeatSpec("Bruno")], {"edition": "cs"})
+    table = await service.table(made["table"])
+    tokens = [s["token"] for s in made["seats"]]
+    service.subscribe(table, Viewer("cs"))
+    for _ in range(3):
+        seat = table.game.state.to_move
+        assert seat is not None
+        legal = views.game_view(table, "en")["legal"]
+        await service.act(table.game.id, tokens[seat], table.game.version, forward(legal))
+    game, version, lang = table.game.id, table.game.version - 1, "cs"
+    if case == "no version":
+        version = None  # type: ignore[assignment]
+    elif case == "another game":
+        game = "elsewhere"
+    elif case == "another language":
+        lang = "lv"  # nobody spoke it: its updates were never built
+    else:
+        version = 0
+    back = Viewer(lang)
+    service.subscribe(table, back, game, version)
+    assert len(back.got) == 1 and isinstance(back.got[0], dict)
+    assert back.got[0]["type"] == "snapshot"

@@ -206,3 +206,30 @@ def test_rematch_over_the_socket_sends_everyone_the_new_game(server: Server) -> 
         snap = server.receive(ws, "snapshot")
         assert snap["game"]["number"] == 2 and snap["game"]["version"] == 0
         assert snap["you"] == [1]
+
+
+def test_a_page_back_after_a_few_moves_is_sent_those_moves_not_a_snapshot(server: Server) -> None:
+    """A reconnect that says which game and version it shows: the updates it missed, in order,
+    then the state now; with a token no longer valid, a snapshot as before."""
+    t = server.create([{"name": "A"}, {"name": "B"}])
+    tokens = [s["token"] for s in t["seats"]]
+    with server.ws(t["table"]) as stays:
+        _hello(server, stays, [])
+        with server.ws(t["table"]) as page:
+            _hello(server, page, [tokens[0]])
+        for version in range(3):  # the page is away: A rolls, B rolls, A rolls
+            r = server.post(
+                f"/api/games/{t['game']}/actions",
+                {"token": tokens[version % 2], "version": version, "move": "roll"},
+            )
+            assert r.status_code == 200, r.text
+            server.receive(stays, "update")
+    with server.ws(t["table"]) as page:
+        _send(page, type="hello", lang="en", tokens=[tokens[0]], game=t["game"], version=0)
+        got = [json.loads(page.recv(timeout=10)) for _ in range(3)]
+        assert [(m["type"], m["version"]) for m in got] == [("update", v) for v in (1, 2, 3)]
+        state = server.receive(page, "state")
+        assert state["state"]["version"] == 3 and state["state"]["players"][0]["present"]
+    with server.ws(t["table"]) as page:  # a token that is not a seat: the whole snapshot
+        _send(page, type="hello", lang="en", tokens=["x" * 32], game=t["game"], version=2)
+        assert server.receive(page, "snapshot")["game"]["version"] == 3

@@ -146,10 +146,16 @@ async def _handle(
     service: GameService, table: LiveTable, conn: Connection, msg: Any
 ) -> dict[str, Any] | None:
     if isinstance(msg, Hello | Lang):
-        conn.lang = language(msg.lang)
+        previous, conn.lang = conn.lang, language(msg.lang)
         if isinstance(msg, Hello):
             held = {table.seat_of(t) for t in msg.tokens}
-            service.hold(table, conn, {s for s in held if s is not None})
+            seats = {s for s in held if s is not None}
+            # Sent only what it missed while it holds what it held: on a new connection the
+            # page had these tokens' seats before, on this one the seats it holds now.
+            same = None not in held and (
+                not conn.subscribed or (seats == conn.seats and conn.lang == previous)
+            )
+            service.hold(table, conn, seats)
             if None in held:
                 conn.send(
                     {
@@ -159,7 +165,14 @@ async def _handle(
                         "message": "a token is not a seat at this table; watching without it",
                     }
                 )
-        if not conn.subscribed:
+            game, version = (msg.game, msg.version) if same else (None, None)
+            if not conn.subscribed:
+                conn.subscribed = True
+                service.subscribe(table, conn, game, version)
+            else:
+                views.greet(table, conn, game, version)
+            return None
+        if not conn.subscribed:  # a "lang" first: it follows the table in that language
             conn.subscribed = True
             service.subscribe(table, conn)
         else:

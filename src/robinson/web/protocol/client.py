@@ -77,6 +77,10 @@ class Hello(Strict):
     id: StrictInt | str | None = None
     lang: str = "en"
     tokens: list[str] = Field(default_factory=list, max_length=MAX_TOKENS)
+    # What the page shows already (a reconnect, a resync): it is sent only what it missed when
+    # that is a few moves of the same game, else a snapshot.
+    game: str | None = None
+    version: StrictInt | None = None
 
 
 class Lang(Strict):

@@ -205,8 +205,14 @@ class GameService:
     async def replay(self, game_id: str, lang: str) -> dict[str, Any]:
         return await self.records.replay(game_id, lang)
 
-    def subscribe(self, table: LiveTable, listener: Listener) -> None:
-        self.presence.subscribe(table, listener)
+    def subscribe(
+        self,
+        table: LiveTable,
+        listener: Listener,
+        game: str | None = None,
+        version: int | None = None,
+    ) -> None:
+        self.presence.subscribe(table, listener, game, version)
 
     def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
         self.presence.unsubscribe(table, listener)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
@@ -159,6 +160,9 @@ class LiveTable:
     last_used: float = 0.0  # the clock's monotonic seconds it was last asked for (unload_idle)
     presence_pending: list[tuple[int, int]] = field(default_factory=list)
     narration: dict[str, Narration] = field(default_factory=dict)  # per language (views.py)
+    # The latest updates sent, per language: (game, version, the encoded text), for viewers
+    # who come back having missed a few (views.py `greet`).
+    history: dict[str, deque[tuple[str, int, str]]] = field(default_factory=dict)
 
     @classmethod
     def from_rows(

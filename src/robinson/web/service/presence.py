@@ -60,10 +60,18 @@ class Presence:
 
     # -- listeners -----------------------------------------------------------------------------
 
-    def subscribe(self, table: LiveTable, listener: Listener) -> None:
+    def subscribe(
+        self,
+        table: LiveTable,
+        listener: Listener,
+        game: str | None = None,
+        version: int | None = None,
+    ) -> None:
+        """`listener` follows the table from now on; it is sent what it lacks (`views.greet`:
+        it shows `game` at `version`, if it says so)."""
         before = table.present_seats()
         table.listeners.add(listener)
-        listener.send(views.snapshot(table, listener))
+        views.greet(table, listener, game, version)
         self._count(table, set(), listener.seats)
         self._changed(table, before)
 

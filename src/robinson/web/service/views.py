@@ -12,6 +12,7 @@ narrated afresh from the record once.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -24,6 +25,7 @@ from robinson.web.store.rows import Note
 
 PAYOUT_REASONS = (Reason.BANK, Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE)
 LOG_LINES = 300  # the narrated lines a snapshot carries (the newest)
+RESUME = 32  # a viewer who missed at most this many updates is sent them, not a snapshot
 
 
 def utc(ms: int | None) -> str | None:
@@ -107,6 +109,32 @@ def snapshot(table: LiveTable, listener: Listener) -> dict[str, Any]:
     }
 
 
+def greet(
+    table: LiveTable, listener: Listener, game: str | None = None, version: int | None = None
+) -> None:
+    """What a viewer who (re)connects is sent: when it says it shows `game` at `version` and
+    the few updates it missed are at hand, those updates and the state now (presence may have
+    changed); else a snapshot."""
+    texts_missed = missed(table, listener.lang, game, version)
+    if texts_missed is None:
+        listener.send(snapshot(table, listener))
+        return
+    for text in texts_missed:
+        listener.send(text)
+    listener.send(encode({"type": "state", "state": game_view(table, listener.lang)}))
+
+
+def missed(table: LiveTable, lang: str, game: str | None, version: int | None) -> list[str] | None:
+    """The updates in `lang` after `version` of the current game, in order, if each is kept."""
+    current = table.game
+    if game != current.id or version is None or not 0 <= current.version - version <= RESUME:
+        return None
+    kept = [(v, text) for g, v, text in table.history.get(lang, ()) if g == game and v > version]
+    if [v for v, _ in kept] != list(range(version + 1, current.version + 1)):
+        return None  # one was not kept (nobody here spoke the language then): a snapshot
+    return [text for _, text in kept]
+
+
 def tell_snapshot(table: LiveTable) -> None:
     for listener in list(table.listeners):
         listener.send(snapshot(table, listener))
@@ -169,6 +197,8 @@ def tell_update(
                     "state": game_view(table, lang),
                 }
             )
+            kept = table.history.setdefault(lang, deque(maxlen=RESUME))
+            kept.append((game.id, game.version, texts_of[lang]))
         listener.send(texts_of[lang])
 
 

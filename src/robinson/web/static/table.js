@@ -97,7 +97,12 @@ function tableTokens(tableId) {
   return [...known];
 }
 
-function hello() { send({ type: "hello", lang: texts.lang, tokens: state.tokens }); }
+// With the game and version it shows, the page is sent only the moves it missed (a few), else
+// a snapshot.
+function hello() {
+  const shown = state.shown && state.game ? { game: state.game.id, version: state.game.version } : {};
+  send({ type: "hello", lang: texts.lang, tokens: state.tokens, ...shown });
+}
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -133,6 +138,7 @@ async function receive(msg) {
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
     state.shown = true;
   } else if (msg.type === "update") {
+    if (msg.game === state.game.id && msg.version <= state.game.version) return;  // had it already
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
     state.log.add((msg.notes || []).map((line) => ({ kind: "note", seat: null, line })));  // seats.js
