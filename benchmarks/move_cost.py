@@ -215,8 +215,8 @@ async def _spectate(ws: Any, table: Table, record: Record) -> None:
         async for raw in ws:
             if isinstance(raw, str) and raw.startswith(UPDATE):
                 now = time.monotonic()
-                at = raw.find('"version":', len(UPDATE))
-                version = int(raw[at + 10 : raw.find(",", at)])
+                at = raw.find('"version":', len(UPDATE)) + 10
+                version = int(raw[at : raw.find(",", at)]) if at >= 10 else None
                 if version == table.version and record.lo <= now <= record.hi:
                     record.spectator.append(now - table.sent_at)
 
@@ -337,8 +337,9 @@ def measure(args: argparse.Namespace, mode: str, spectators: int) -> dict[str, A
                 p.start()
                 procs.append(p)
                 pipes.append(mine)
+            ready_by = time.monotonic() + setup + 10  # the clients time their set-up out first
             for pipe in pipes:
-                _expect(pipe, "ready", setup)
+                _expect(pipe, "ready", max(1.0, ready_by - time.monotonic()))
             go = time.monotonic() + 0.1
             lo = go + args.warmup
             hi = lo + args.seconds
