@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
@@ -35,10 +37,15 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks.*, tests.web.*
+
+from benchmarks import serve_helper
 
 from robinson.bots import make_bot
 from robinson.engine import from_text
@@ -114,10 +121,7 @@ async def play(
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 if time.monotonic() >= deadline:
                     break
-            move = game["legal"][0]
-            if move != "roll":
-                # the bot needs the engine state: rebuild it from the game's position summary
-                move = bot.choose(from_text(_position(game))).option
+            move = choose_move(bot, game)
             sent = time.perf_counter()
             sent_at[(game["id"], game["version"] + 1)] = sent
             await ws.send(
@@ -161,6 +165,15 @@ async def _next_game(ws: Any, old: str, deadline: float) -> dict[str, Any] | Non
         if msg["type"] == "error":
             raise RuntimeError(msg)
     return None
+
+
+def choose_move(bot: Any, game: dict[str, Any]) -> str:
+    """The heuristic bot's move in a game view (a roll needs no engine state)."""
+    move: str = game["legal"][0]
+    if move != "roll":
+        # the bot needs the engine state: rebuild it from the game's position summary
+        move = bot.choose(from_text(_position(game))).option
+    return move
 
 
 def _position(game: dict[str, Any]) -> str:
@@ -212,15 +225,13 @@ async def main_async(
     return out
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
-    """Start PostgreSQL, Redis, N processes and nginx; run the load; measure; stop them all."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+@contextlib.contextmanager
+def started_cluster(size: int) -> Iterator[tuple[Any, Callable[[], dict[str, int]], Any]]:
+    """A throwaway PostgreSQL, redis-server, `size` processes and nginx (tests/web/cluster.py),
+    all stopped on the way out (also on an error or Ctrl-C). Yields the cluster, a function
+    giving PostgreSQL's counters so far and a Redis client. The counters: "commits", of the
+    cluster's database (pg_stat_database's xact_commit, which backends flush about once a
+    second), and "xids", the next transaction id (exact: one per transaction that wrote)."""
     import psycopg
     import redis
     from tests.web.cluster import Cluster, missing
@@ -228,43 +239,60 @@ def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
 
     reason = missing()
     if reason:
-        raise SystemExit(f"cannot run --cluster: {reason}")
+        raise SystemExit(f"cannot run a cluster: {reason}")
     with postgres_cluster() as pg:
         if pg is None:
-            raise SystemExit("cannot run --cluster: PostgreSQL is not installed")
+            raise SystemExit("cannot run a cluster: PostgreSQL is not installed")
         url = pg.new_database()
-        c = Cluster(Path(tempfile.mkdtemp()), url, size=args.cluster)
+        dbname = url.rsplit("/", 1)[1]
+
+        def counters() -> dict[str, int]:
+            with psycopg.connect(
+                host="127.0.0.1", port=pg.port, user="robinson", dbname="postgres"
+            ) as conn:
+                row = conn.execute(
+                    "SELECT xact_commit, pg_snapshot_xmax(pg_current_snapshot())::text::bigint "
+                    "FROM pg_stat_database WHERE datname = %s",
+                    (dbname,),
+                ).fetchone()
+                return {"commits": int(row[0]), "xids": int(row[1])} if row else {}
+
+        folder = tempfile.mkdtemp()
         try:
-            pids = [s.proc.pid for s in c.servers if s.proc is not None]
+            c = Cluster(Path(folder), url, size=size)  # stops what it started if it fails
             r = redis.Redis.from_url(c.redis.url)
-            dbname = url.rsplit("/", 1)[1]
-
-            def commits() -> int:
-                with psycopg.connect(
-                    host="127.0.0.1", port=pg.port, user="robinson", dbname="postgres"
-                ) as conn:
-                    row = conn.execute(
-                        "SELECT xact_commit FROM pg_stat_database WHERE datname = %s", (dbname,)
-                    ).fetchone()
-                    return int(row[0]) if row else 0
-
-            def sample() -> tuple[list[float], dict[str, Any], int]:
-                return [_cpu_seconds(p) for p in pids], r.info("stats"), commits()
-
-            direct = [s.ws_base for s in c.servers]
-            out = asyncio.run(main_async(args, c.front.base, c.front.ws_base, direct, sample))
-            after = sample()
-            if "marked" not in out:
-                raise SystemExit("not every table started: no steady state to measure")
-            out["steady_moves"], before = len(out["latency"]) - out["marked"][0], out["marked"][1]
-            out["steady_seconds"] = time.monotonic() - out["marked_at"]
-            out["cpu"] = [b - a for a, b in zip(before[0], after[0], strict=True)]
-            for key in ("total_commands_processed", "total_net_input_bytes"):
-                out[key] = after[1][key] - before[1][key]
-            out["commits"] = after[2] - before[2]
-            r.close()
+            try:
+                yield c, counters, r
+            finally:
+                r.close()
+                c.stop()
         finally:
-            c.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """Start PostgreSQL, Redis, N processes and nginx; run the load; measure; stop them all."""
+    with started_cluster(args.cluster) as (c, counters, r):
+        pids = [s.proc.pid for s in c.servers if s.proc is not None]
+
+        def sample() -> tuple[list[float], dict[str, Any], int]:
+            return (
+                [serve_helper.cpu_seconds(p) for p in pids],
+                r.info("stats"),
+                counters()["commits"],
+            )
+
+        direct = [s.ws_base for s in c.servers]
+        out = asyncio.run(main_async(args, c.front.base, c.front.ws_base, direct, sample))
+        after = sample()
+        if "marked" not in out:
+            raise SystemExit("not every table started: no steady state to measure")
+        out["steady_moves"], before = len(out["latency"]) - out["marked"][0], out["marked"][1]
+        out["steady_seconds"] = time.monotonic() - out["marked_at"]
+        out["cpu"] = [b - a for a, b in zip(before[0], after[0], strict=True)]
+        for key in ("total_commands_processed", "total_net_input_bytes"):
+            out[key] = after[1][key] - before[1][key]
+        out["commits"] = after[2] - before[2]
     return out
 
 

@@ -83,3 +83,12 @@ def children(pid: int) -> list[int]:
             return [int(c) for c in f.read().split()]
     except OSError:
         return []
+
+
+def cpu_seconds(pid: int, tid: int | None = None) -> float:
+    """User + system CPU time so far of a process (its threads, living and ended), or of one of
+    its threads (`tid`; the main thread's id is the process id), from Linux's /proc."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    with open(path) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
