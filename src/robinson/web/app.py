@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
+from robinson.web import collector
 from robinson.web.api import caching, games, meta, odds, pages, seats, socket, tables
 from robinson.web.api.guard import HEADERS, Guard
 from robinson.web.api.ratelimit import Limiter
@@ -39,9 +41,11 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.odds = OddsService()
         app.state.cluster = cluster
         await service.start()
+        pacing = asyncio.create_task(collector.pace())  # the garbage collector, off the tail
         try:
             yield
         finally:
+            pacing.cancel()
             await service.stop()
             app.state.odds.close()
             await cluster.close()

@@ -1,0 +1,57 @@
+"""The garbage collector's pacing (web/collector.py): what is alive is frozen every second, and
+the full collection of everything, every FULL_EVERY, still frees garbage in reference cycles."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from robinson.web import collector
+
+
+@pytest.fixture(autouse=True)
+def _thawed() -> Iterator[None]:
+    yield
+    gc.unfreeze()  # the rest of the test session collects as usual
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_what_is_alive_is_frozen_and_a_full_collection_frees_cycles_among_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collector, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(collector, "FULL_EVERY", 3600.0)
+
+    async def scenario() -> None:
+        task = asyncio.create_task(collector.pace())
+        await asyncio.sleep(0.03)  # start-up's collection and freeze are done
+        gone = cycle()  # garbage now, but only a collection that looks at it can free it
+        await asyncio.sleep(0.05)
+        gc.collect()  # an ordinary full collection (as CPython runs by itself)
+        assert gc.get_freeze_count() > 0
+        assert gone() is not None  # frozen: the paced freezes left it where none looks
+        monkeypatch.setattr(collector, "FULL_EVERY", 0.0)
+        await asyncio.sleep(0.05)
+        assert gone() is None  # the full collection did
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    gc.disable()  # no young collection may free it first
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.enable()
