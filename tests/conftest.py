@@ -1,4 +1,4 @@
-"""Session-wide test setup shared by every area."""
+"""Session-wide test setup shared by every area, and the tiers of the suite (tests/tiers.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests import tiers
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark `system` every test that uses a fixture starting a server (tests/tiers.py)."""
+    for item in items:
+        if tiers.SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(tiers.SYSTEM)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    tiers.running(item)  # before its fixtures: a module's server starts in the first test's
+
+
+def pytest_runtest_logfinish() -> None:
+    tiers.running(None)
 
 
 @pytest.fixture(autouse=True, scope="session")

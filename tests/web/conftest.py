@@ -23,6 +23,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from robinson.web.api.guard import CSP
+from tests.tiers import SYSTEM, require
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ class Server:
 
     def start(self, timeout: float = 90) -> None:
         """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
+        require("system", "a `robinson serve` process")
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
         cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
@@ -222,6 +224,7 @@ def bypassing_csp(b: Browser) -> Browser:
 def launched_browser(bypass_csp: bool = True) -> Iterator[Browser]:
     """A Chromium whose pages bypass the CSP (`bypassing_csp`; `bypass_csp=False` only for the
     test of the CSP itself); the test is skipped without one."""
+    require("browser", "Chromium")
     if CHROMIUM is None:
         pytest.skip("Chromium not installed: apt-get install chromium")
     from playwright.sync_api import sync_playwright
@@ -263,7 +266,7 @@ def postgres() -> Iterator[PostgresCluster]:
         yield pg
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=SYSTEM)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh empty database of each kind (PostgreSQL skipped when it is not installed)."""
     if request.param == "sqlite":
