@@ -27,7 +27,7 @@ from tests.tiers import SYSTEM, require
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
 # The moves that always make progress: a test that plays "whatever is offered first" can stay in
 # the tree (7) for ever, and with every pawn there the game would never end.
@@ -49,6 +49,50 @@ def assert_security_headers(headers: Any, where: object = "") -> None:
 
 
 FORWARD_BUTTON = ", ".join(f"#actions button:not([disabled])[data-move='{m}']" for m in FORWARD)
+WAIT_MS = 60_000  # the longest a page may take to show the next state (a loaded machine)
+# The page's version and whose turn it says it is ("yours", "bot", "waiting", "over"), read in
+# one go: the page renders both at once (table.js `render`), so they belong to one state.
+RENDERED = """() => [document.querySelector('#actions').dataset.version,
+                     document.querySelector('#turn').dataset.state]"""
+
+
+def forward_button(page: Page, version: str) -> Locator:
+    """The offered move that keeps the game going, once `page` shows `version`, enabled."""
+    offered = (f"#actions[data-version='{version}'] button:not([disabled])[data-move='{m}']"
+               for m in FORWARD)  # fmt: skip
+    return page.locator(", ".join(offered)).first
+
+
+def play_until_over(pages: list[Page], limit: int = 3000) -> None:
+    """Click the offered move in the page whose turn it is, until the game is over.
+
+    Each step waits on rendered state with Playwright's auto-waiting: for a human's turn, until
+    the page that holds the seat shows its buttons at that version (nobody else can move the
+    game on meanwhile); after a click, until every page shows the next version; for a bot's
+    turn, until the first page does. A click that fails, or a state that does not come,
+    fails the test."""
+    from playwright.sync_api import expect
+
+    for page in pages:  # each has shown a state (its first snapshot)
+        page.locator("#actions[data-version]").wait_for(state="attached", timeout=WAIT_MS)
+    for _ in range(limit):
+        version, turn = pages[0].evaluate(RENDERED)
+        if turn == "over":
+            return
+        if turn == "bot":
+            actions = pages[0].locator("#actions")
+            expect(actions).not_to_have_attribute("data-version", version, timeout=WAIT_MS)
+            continue
+        for page in pages:  # a human's turn: every page comes to show this version
+            expect(page.locator("#actions")).to_have_attribute("data-version", version,
+                                                               timeout=WAIT_MS)  # fmt: skip
+        actors = [p for p in pages if p.locator("#turn").get_attribute("data-state") == "yours"]
+        assert actors, f"no page holds the seat to move at version {version}"
+        forward_button(actors[0], version).click(timeout=WAIT_MS)
+        for page in pages:
+            expect(page.locator("#actions")).not_to_have_attribute("data-version", version,
+                                                                   timeout=WAIT_MS)  # fmt: skip
+    raise AssertionError(f"the game did not end in the browser within {limit} moves")
 
 
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
