@@ -37,8 +37,9 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -q
 
+# The fast tier (tests/tiers.py) on every core: no test in it starts a server or a browser.
 fast: $(STAMP)
-	$(BIN)/pytest -q -m "not system and not browser"
+	$(BIN)/pytest -q -n auto -m "not system and not browser"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_games.py
