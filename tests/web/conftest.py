@@ -112,6 +112,27 @@ def free_port() -> int:
         return port
 
 
+PROC_TCP = ("/proc/net/tcp", "/proc/net/tcp6")  # Linux's table of TCP sockets
+
+
+def listening_port(pid: int) -> int | None:
+    """The TCP port the process `pid` listens on (read from Linux's /proc), or None while it
+    listens on none."""
+    folder = f"/proc/{pid}/fd"
+    mine = set()
+    with contextlib.suppress(OSError):  # the process is gone
+        for fd in os.listdir(folder):
+            with contextlib.suppress(OSError):  # a descriptor closed meanwhile
+                mine.add(os.readlink(f"{folder}/{fd}"))
+    for table in PROC_TCP:
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                local, state, inode = (line.split()[i] for i in (1, 3, 9))
+                if state == "0A" and f"socket:[{inode}]" in mine:  # 0A: LISTEN
+                    return int(local.rsplit(":", 1)[1], 16)
+    return None
+
+
 class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
@@ -134,7 +155,10 @@ class Server:
         self.extra = extra
         self.options = options
         self.output = ""  # what the last run printed, once stopped
-        self.port = free_port()
+        # 0: the server binds a port of the system's choosing, read off the process once it
+        # listens (no port picked here and bound there later, which another suite could take
+        # in between); a restart comes back on the same port. Without /proc: a free port.
+        self.port = 0 if all(map(os.path.exists, PROC_TCP)) else free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -159,6 +183,11 @@ class Server:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read().decode() if self.proc.stdout else ""
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{out}")
+            if self.port == 0:
+                self.port = listening_port(self.proc.pid) or 0
+                if self.port == 0:
+                    time.sleep(0.05)
+                    continue
             try:
                 if httpx.get(f"{self.base}/api/meta", timeout=1).status_code == 200:
                     return
