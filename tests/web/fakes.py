@@ -49,7 +49,7 @@ class FakeClock:
             future.add_done_callback(self._in_threads.discard)
             return future
 
-        loop.run_in_executor = run_in_executor  # type: ignore[method-assign]
+        loop.run_in_executor = run_in_executor  # type: ignore[method-assign,assignment]
 
     def now_ms(self) -> int:
         self._watch_threads()
