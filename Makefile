@@ -39,7 +39,7 @@ unit: $(STAMP)
 
 # The fast tier (tests/tiers.py) on every core: no test in it starts a server or a browser.
 fast: $(STAMP)
-	$(BIN)/pytest -q -n auto -m "not system and not browser"
+	$(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_games.py
