@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test lint typecheck unit bench clean
+.PHONY: run play check test lint typecheck unit fast bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/robinson play
 
+## make check: lint, types and the fast tier: every test but the `system` and `browser` ones
+check: lint typecheck fast
+
 ## make test: lint, types (strict on the engine), the whole suite
 test: lint typecheck unit
 
@@ -33,6 +36,10 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest -q
+
+# The fast tier (tests/tiers.py) on every core: no test in it starts a server or a browser.
+fast: $(STAMP)
+	$(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_games.py

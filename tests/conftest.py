@@ -1,4 +1,4 @@
-"""Session-wide test setup shared by every area."""
+"""Session-wide test setup shared by every area, and the tiers of the suite (tests/tiers.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,26 @@ from pathlib import Path
 import pytest
 
 # Every message a server sends in the tests (in process or a `robinson serve` child, which
-# inherits this) is checked against protocol/server.py's models (web/protocol/server.py CHECK).
+# inherits this) is checked against its model (web/protocol/messages.py CHECK).
 os.environ["ROBINSON_CHECK_MESSAGES"] = "1"
+
+from tests import tiers
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark `system` every test that uses a fixture starting a server (tests/tiers.py)."""
+    for item in items:
+        if tiers.SYSTEM_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(tiers.SYSTEM)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    tiers.running(item)  # before its fixtures: a module's server starts in the first test's
+
+
+def pytest_runtest_logfinish() -> None:
+    tiers.running(None)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -15,6 +15,7 @@ import pytest
 
 from robinson.analysis.report import build_report
 from robinson.cli import main
+from robinson.i18n import Translator
 
 ROBINSON = [sys.executable, "-c", "import sys; from robinson.cli import main; sys.exit(main())"]
 
@@ -101,9 +102,12 @@ def test_report_is_one_self_contained_page_of_readable_plots(tmp_path: Path) -> 
                     "The value of each choice over whole games (simulated)",
                     "Editions side by side"):  # fmt: skip
         assert heading in html
-    assert "standard = ca: P(win), eager option" in html  # the exact table, games merged
+    # the exact table, the editions with the same games merged, each by its name
+    en = Translator("en")
+    merged = f"{en.gettext('edition.standard')} = {en.gettext('edition.ca')}"
+    assert f"{merged}: P(win), eager option" in html
     for edition in ("standard", "lv", "cs", "ca", "classic"):
-        assert f"<td>{edition}</td>" in html
+        assert en.gettext(f"edition.{edition}") in html
 
 
 def test_report_command_writes_the_page(tmp_path: Path) -> None:

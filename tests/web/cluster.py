@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.tiers import require
 from tests.web.conftest import Server, free_port, stop_process
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,6 +60,7 @@ class RedisServer:
 
     def start(self) -> None:
         assert REDIS is not None
+        require("system", "redis-server")
         cmd = [
             REDIS,
             "--port",
@@ -132,6 +134,7 @@ class Nginx:
 
     def start(self) -> None:
         assert NGINX is not None
+        require("system", "nginx")
         cmd = [
             NGINX,
             "-p",

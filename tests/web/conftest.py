@@ -23,10 +23,11 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from robinson.web.api.guard import CSP
+from tests.tiers import SYSTEM, require
 from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
 # The moves that always make progress: a test that plays "whatever is offered first" can stay in
 # the tree (7) for ever, and with every pawn there the game would never end.
@@ -48,6 +49,50 @@ def assert_security_headers(headers: Any, where: object = "") -> None:
 
 
 FORWARD_BUTTON = ", ".join(f"#actions button:not([disabled])[data-move='{m}']" for m in FORWARD)
+WAIT_MS = 60_000  # the longest a page may take to show the next state (a loaded machine)
+# The page's version and whose turn it says it is ("yours", "bot", "waiting", "over"), read in
+# one go: the page renders both at once (table.js `render`), so they belong to one state.
+RENDERED = """() => [document.querySelector('#actions').dataset.version,
+                     document.querySelector('#turn').dataset.state]"""
+
+
+def forward_button(page: Page, version: str) -> Locator:
+    """The offered move that keeps the game going, once `page` shows `version`, enabled."""
+    offered = (f"#actions[data-version='{version}'] button:not([disabled])[data-move='{m}']"
+               for m in FORWARD)  # fmt: skip
+    return page.locator(", ".join(offered)).first
+
+
+def play_until_over(pages: list[Page], limit: int = 3000) -> None:
+    """Click the offered move in the page whose turn it is, until the game is over.
+
+    Each step waits on rendered state with Playwright's auto-waiting: for a human's turn, until
+    the page that holds the seat shows its buttons at that version (nobody else can move the
+    game on meanwhile); after a click, until every page shows the next version; for a bot's
+    turn, until the first page does. A click that fails, or a state that does not come,
+    fails the test."""
+    from playwright.sync_api import expect
+
+    for page in pages:  # each has shown a state (its first snapshot)
+        page.locator("#actions[data-version]").wait_for(state="attached", timeout=WAIT_MS)
+    for _ in range(limit):
+        version, turn = pages[0].evaluate(RENDERED)
+        if turn == "over":
+            return
+        if turn == "bot":
+            actions = pages[0].locator("#actions")
+            expect(actions).not_to_have_attribute("data-version", version, timeout=WAIT_MS)
+            continue
+        for page in pages:  # a human's turn: every page comes to show this version
+            expect(page.locator("#actions")).to_have_attribute("data-version", version,
+                                                               timeout=WAIT_MS)  # fmt: skip
+        actors = [p for p in pages if p.locator("#turn").get_attribute("data-state") == "yours"]
+        assert actors, f"no page holds the seat to move at version {version}"
+        forward_button(actors[0], version).click(timeout=WAIT_MS)
+        for page in pages:
+            expect(page.locator("#actions")).not_to_have_attribute("data-version", version,
+                                                                   timeout=WAIT_MS)  # fmt: skip
+    raise AssertionError(f"the game did not end in the browser within {limit} moves")
 
 
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
@@ -65,6 +110,27 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+PROC_TCP = ("/proc/net/tcp", "/proc/net/tcp6")  # Linux's table of TCP sockets
+
+
+def listening_port(pid: int) -> int | None:
+    """The TCP port the process `pid` listens on (read from Linux's /proc), or None while it
+    listens on none."""
+    folder = f"/proc/{pid}/fd"
+    mine = set()
+    with contextlib.suppress(OSError):  # the process is gone
+        for fd in os.listdir(folder):
+            with contextlib.suppress(OSError):  # a descriptor closed meanwhile
+                mine.add(os.readlink(f"{folder}/{fd}"))
+    for table in PROC_TCP:
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                local, state, inode = (line.split()[i] for i in (1, 3, 9))
+                if state == "0A" and f"socket:[{inode}]" in mine:  # 0A: LISTEN
+                    return int(local.rsplit(":", 1)[1], 16)
+    return None
 
 
 class Server:
@@ -89,7 +155,10 @@ class Server:
         self.extra = extra
         self.options = options
         self.output = ""  # what the last run printed, once stopped
-        self.port = free_port()
+        # 0: the server binds a port of the system's choosing, read off the process once it
+        # listens (no port picked here and bound there later, which another suite could take
+        # in between); a restart comes back on the same port. Without /proc: a free port.
+        self.port = 0 if all(map(os.path.exists, PROC_TCP)) else free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -102,6 +171,7 @@ class Server:
 
     def start(self, timeout: float = 90) -> None:
         """Start and wait until it answers (`timeout`: a ceiling for a loaded machine)."""
+        require("system", "a `robinson serve` process")
         cmd = [sys.executable, "-c", "import sys, robinson.cli as c; sys.exit(c.main())"]
         cmd += ["serve", "--port", str(self.port)]
         cmd += ["--database", self.url_db, "--bot-delay", str(self.bot_delay)]
@@ -113,6 +183,11 @@ class Server:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read().decode() if self.proc.stdout else ""
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{out}")
+            if self.port == 0:
+                self.port = listening_port(self.proc.pid) or 0
+                if self.port == 0:
+                    time.sleep(0.05)
+                    continue
             try:
                 if httpx.get(f"{self.base}/api/meta", timeout=1).status_code == 200:
                     return
@@ -222,6 +297,7 @@ def bypassing_csp(b: Browser) -> Browser:
 def launched_browser(bypass_csp: bool = True) -> Iterator[Browser]:
     """A Chromium whose pages bypass the CSP (`bypassing_csp`; `bypass_csp=False` only for the
     test of the CSP itself); the test is skipped without one."""
+    require("browser", "Chromium")
     if CHROMIUM is None:
         pytest.skip("Chromium not installed: apt-get install chromium")
     from playwright.sync_api import sync_playwright
@@ -263,7 +339,7 @@ def postgres() -> Iterator[PostgresCluster]:
         yield pg
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=SYSTEM)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh empty database of each kind (PostgreSQL skipped when it is not installed)."""
     if request.param == "sqlite":

@@ -4,6 +4,10 @@
 wait and timer that falls due within those five seconds, letting the event loop settle after
 each, so a five-second move clock runs out at once and the test reads what happened.
 `SeededDice` rolls from a seed the test chose, through the same fair-dice scheme.
+
+"Settled" includes the work the service hands to threads (`asyncio.to_thread`, the store's
+writer): the clock counts what the event loop's `run_in_executor` has under way, so a test
+reads the store right after `advance` without polling for it.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import asyncio
 import heapq
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 from robinson import fairdice
 
@@ -23,17 +28,43 @@ class FakeClock:
         self._now = now_ms / 1000
         self._due: list[tuple[float, int, Callable[[], object]]] = []
         self._order = itertools.count()  # ties keep their order
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._in_threads: set[asyncio.Future[object]] = set()  # executor work under way
+
+    def _watch_threads(self) -> None:
+        """Count the running loop's executor work (once per loop): `settle` waits for it. Done
+        at every use of the clock inside a loop, so the service's first call counts too."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not in a loop (a fixture making rows): nothing to watch
+            return
+        if loop is self._loop:
+            return
+        self._loop = loop
+        submit = loop.run_in_executor
+
+        def run_in_executor(executor: Any, func: Callable[..., Any], *args: Any) -> Any:
+            future = submit(executor, func, *args)
+            self._in_threads.add(future)
+            future.add_done_callback(self._in_threads.discard)
+            return future
+
+        loop.run_in_executor = run_in_executor  # type: ignore[method-assign,assignment]
 
     def now_ms(self) -> int:
+        self._watch_threads()
         return round(self._now * 1000)
 
     def monotonic(self) -> float:
+        self._watch_threads()
         return self._now
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> None:
+        self._watch_threads()
         heapq.heappush(self._due, (self._now + max(0.0, seconds), next(self._order), callback))
 
     async def sleep(self, seconds: float) -> None:
+        self._watch_threads()
         if seconds <= 0:
             await asyncio.sleep(0)
             return
@@ -51,12 +82,17 @@ class FakeClock:
             sleeper.cancel()
 
     async def settle(self) -> None:
-        """Let the tasks run until they all wait on something unchanged for a while (the
-        clock's timers, a lock, an event): what a move set off, the store's worker threads
-        included, is done then. Bounded: at most two seconds of real time."""
+        """Let the tasks run until no thread has work of theirs under way and they all wait on
+        something unchanged for a while (the clock's timers, a lock, an event): what a move
+        set off, the store's writes included, is done then. Bounded: at most about ten seconds
+        of real time (a loaded machine's slow commit)."""
+        self._watch_threads()
         stable, last = 0, None
-        for _ in range(1000):
+        for _ in range(5000):
             await asyncio.sleep(0.002)
+            if self._in_threads:
+                stable = 0
+                continue
             now = frozenset(
                 (id(t), id(t._fut_waiter))  # type: ignore[attr-defined]  # what it awaits
                 for t in asyncio.all_tasks()

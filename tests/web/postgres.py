@@ -21,6 +21,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.tiers import require
+
 SKIP_REASON = "PostgreSQL not installed: apt-get install postgresql"
 USER = "robinson"  # the cluster's superuser, trusted on 127.0.0.1 (a test cluster has no secrets)
 
@@ -134,6 +136,7 @@ def cluster() -> Iterator[PostgresCluster | None]:
     if bindir is None:
         yield None
         return
+    require("system", "a PostgreSQL cluster")
     pg = PostgresCluster(bindir)
     try:
         pg.start()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.web.conftest import watch
+from tests.web.conftest import WAIT_MS, watch
 from tests.web.test_api import _play_to_the_end
 
 if TYPE_CHECKING:
@@ -27,9 +27,11 @@ def _hot_seat(
 
 
 def _roll_and_wait(page: Page) -> None:
-    version = page.locator("#actions").get_attribute("data-version")
+    from playwright.sync_api import expect
+
+    version = page.locator("#actions").get_attribute("data-version") or ""
     page.locator("#actions button").first.click()
-    page.wait_for_function(f"document.querySelector('#actions').dataset.version !== '{version}'")
+    expect(page.locator("#actions")).not_to_have_attribute("data-version", version, timeout=WAIT_MS)
 
 
 # WCAG contrast of two #rrggbb colours, computed in the page from the pawns' own attributes.
@@ -356,7 +358,7 @@ def _bytes_of_a_visit(page: Page, url: str, ready: str) -> tuple[int, list[str]]
     )
     page.goto(url)
     page.wait_for_selector(ready)
-    page.wait_for_timeout(300)  # let the last responses finish arriving
+    page.wait_for_load_state("networkidle")  # the last responses have arrived
     cdp.detach()
     return total[0], urls
 

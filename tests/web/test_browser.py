@@ -2,35 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.web.conftest import FORWARD_BUTTON, watch
+from tests.web.conftest import play_until_over, watch
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser
 
     from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
-
-
-def _play_until_over(pages: list[Page], limit: int = 3000) -> None:
-    """Click the offered move in whichever page offers one, until a winner is shown."""
-    for _ in range(limit):
-        if pages[0].locator("#end:not([hidden])").count():
-            return
-        for page in pages:
-            button = page.locator(FORWARD_BUTTON).first
-            if button.count():
-                # re-rendered under the click: the next round looks again
-                with contextlib.suppress(Exception):
-                    button.click(timeout=2000)
-        pages[0].wait_for_timeout(20)
-    raise AssertionError("the game did not end in the browser")
 
 
 def test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
@@ -48,7 +32,7 @@ def test_two_browsers_join_by_invite_links_and_play_a_full_game_with_a_bot(
             page.wait_for_selector("[data-square='45']")
             assert "#" not in page.url  # the secret leaves the address bar
         assert len(pages[0].locator("[data-square]").all()) == 45
-        _play_until_over(pages)
+        play_until_over(pages)
         for page in pages:
             page.wait_for_selector("#winner")
             assert page.locator("#seed").inner_text() != "—"
@@ -88,7 +72,7 @@ def test_a_hot_seat_game_made_on_the_home_page_in_one_page(
         names = page.locator("#players .name").all_inner_texts()
         assert names[0] == "<img src=x onerror=alert(1)>"  # shown as text, never as markup
         assert page.locator("#players img, #log img").count() == 0
-        _play_until_over([page])
+        play_until_over([page])
         page.wait_for_selector("#winner")
         page.click("#rematch")
         page.wait_for_selector("#end[hidden]", state="attached")

@@ -462,6 +462,7 @@ def test_redis_restarted_mid_game_play_goes_on_after_a_resync(cluster: Cluster) 
 # -- the browser, through nginx -------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_the_browser_plays_a_full_game_through_nginx(cluster: Cluster, tmp_path: Path) -> None:
     from tests.web import test_browser
 
@@ -471,6 +472,7 @@ def test_the_browser_plays_a_full_game_through_nginx(cluster: Cluster, tmp_path:
         )
 
 
+@pytest.mark.browser
 def test_the_page_reconnects_through_nginx_when_its_process_is_killed(cluster: Cluster) -> None:
     """Every process is killed in turn (so the page's own is among them) and started again; the
     page comes back by itself through nginx and shows a move made meanwhile."""

@@ -4,21 +4,29 @@
 loads on start only the two whose next move is a bot's (its start-up note says how many), and
 any other table loads when first asked for and plays. The start-up time itself is measured by
 benchmarks/start_many_tables.py. An unfinished table with no move for longer than
-`--expire-days` is closed on start: moves are refused with `table_closed`, its record stays."""
+`--expire-days` is closed on start: moves are refused with `table_closed`, its record stays.
+A table nobody uses leaves memory (in process, on the fake clock)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, insert, text
 
 from robinson import fairdice as dice
 from robinson.engine import Ruleset, new_game, to_text
+from robinson.web.service import SeatSpec
 from robinson.web.service.live import token_hash
+from robinson.web.settings import Settings
 from robinson.web.store import Store
 from robinson.web.store.schema_tables import games, seats, tables
+from tests.tiers import SYSTEM
 from tests.web.conftest import Server, forward
+from tests.web.fakes import FakeClock
+from tests.web.inprocess import Served
 
 
 def _fill(url: str, humans: int, bots: int) -> None:
@@ -54,6 +62,7 @@ def _fill(url: str, humans: int, bots: int) -> None:
     engine.dispose()
 
 
+@SYSTEM
 def test_start_loads_only_tables_waiting_for_a_bot_and_the_rest_on_demand(
     database_url: str,
 ) -> None:
@@ -85,6 +94,7 @@ def _act(srv: Server, t: dict[str, Any]) -> Any:
     return srv.post(f"/api/games/{game['id']}/actions", body)
 
 
+@SYSTEM
 def test_a_table_with_no_move_for_longer_than_the_limit_is_closed_and_its_record_kept(
     database_url: str,
 ) -> None:
@@ -117,21 +127,37 @@ def test_a_table_with_no_move_for_longer_than_the_limit_is_closed_and_its_record
     assert "closed 1 tables with no move for 30 days" in srv.output, srv.output
 
 
-def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
-    database_url: str,
+@pytest.mark.anyio
+async def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """`--unload-after 1`: a table with no viewer and no move for a second is dropped from the
-    server's memory (its start-up-free load is all it costs); asked for again, it plays on."""
-    srv = Server(database_url)
-    srv.options = (*srv.options, "--unload-after", "1")
-    srv.start()
+    """`unload_after` 1 s, in process on the fake clock: a table with no viewer and no move for
+    a second is dropped from the service's memory (its start-up-free load is all it costs);
+    asked for again, it plays on."""
+    clock = FakeClock()
+    srv = Served(database_url, clock, Settings(bot_delay=0.0, unload_after=1))
+    caplog.set_level(logging.INFO, logger="robinson.web")
+    service = await srv.start()
     try:
-        t = srv.create([{"name": "A"}, {"name": "B"}])
-        assert _act(srv, t).status_code == 200
-        time.sleep(3)  # idle for 1 s: unloaded at the next look (every 0.5 s)
-        assert srv.get(f"/api/tables/{t['table']}").json()["game"]["version"] == 1
-        assert _act(srv, t).status_code == 200  # loaded again: the next move is taken
-        assert len(srv.get(f"/api/games/{t['game']}/record").json()["actions"]) == 2
+        t = await service.create_table([SeatSpec("A"), SeatSpec("B")], {"edition": "standard"})
+        game = await srv.game(t["table"])
+        await service.act(t["game"], t["seats"][0]["token"], 0, forward(game["legal"]))
+        watched = await service.create_table(
+            [SeatSpec("C"), SeatSpec("D")], {"edition": "standard"}
+        )
+        await srv.hello(watched["table"])  # somebody watches this one: it stays
+        await clock.advance(0.9)
+        assert t["table"] in service.tables.held  # not idle for a second yet
+        await clock.advance(0.7)  # idle for 1 s: unloaded at the next look (every 0.5 s)
+        assert t["table"] not in service.tables.held
+        assert t["game"] not in service.tables.game_table
+        assert watched["table"] in service.tables.held
+        assert "unloaded 1 idle tables (1 stay in memory)" in caplog.messages
+        game = await srv.game(t["table"])  # loaded again: the next move is taken
+        assert game["version"] == 1
+        await service.act(
+            t["game"], t["seats"][game["to_move"]]["token"], 1, forward(game["legal"])
+        )
+        assert len((await service.record(t["game"])).actions) == 2
     finally:
-        srv.stop()
-    assert "unloaded 1 idle tables (0 stay in memory)" in srv.output, srv.output
+        await srv.stop()

@@ -1,12 +1,14 @@
 """The schema's migrations, on SQLite and PostgreSQL: a database written before migrations existed
-(today's schema, no alembic_version) with games in it is upgraded by the real server on start and
-loses nothing; a database newer than the server is refused with one line; the revisions make
-exactly the schema the code queries."""
+(today's schema, no alembic_version) with games in it is upgraded when the store opens it (as
+`robinson serve` does on start) and loses nothing; a database newer than the server is refused
+with one line; the revisions make exactly the schema the code queries."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -28,8 +30,26 @@ from sqlalchemy import (
     text,
 )
 
+from robinson import fairdice
+from robinson.engine import (
+    Action,
+    Choose,
+    Phase,
+    Roll,
+    Ruleset,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    to_text,
+)
+from robinson.web.service.live import token_hash
 from robinson.web.store import Store, StoreUnavailable, metadata, schema
-from tests.web.conftest import Server, forward
+from robinson.web.store.rows import GameRow, SeatRow, Step, TableRow
+from tests.tiers import SYSTEM
+from tests.web.conftest import forward
+from tests.web.fakes import FakeClock
+from tests.web.inprocess import Served
 
 # The schema as the code before migrations created it (store.py at commit ff20963), frozen here:
 # the databases people already have look like this.
@@ -82,7 +102,7 @@ Table(
 ORDER = ("tables", "seats", "games", "actions")  # foreign keys: parents first
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=SYSTEM)])
 def new_url(request: pytest.FixtureRequest, tmp_path: Any) -> Any:
     """Make fresh empty databases of one kind: call it for each one."""
     numbers = iter(range(100))
@@ -92,24 +112,81 @@ def new_url(request: pytest.FixtureRequest, tmp_path: Any) -> Any:
     return pg.new_database
 
 
-def _move(srv: Server, t: dict[str, Any]) -> dict[str, Any]:
-    game: dict[str, Any] = srv.get(f"/api/tables/{t['table']}").json()["game"]
-    body = {
-        "token": t["seats"][game["to_move"]]["token"],
-        "version": game["version"],
-        "move": forward(game["legal"]),
-    }
-    r = srv.post(f"/api/games/{game['id']}/actions", body)
-    assert r.status_code == 200, r.text
-    return game
+@dataclass
+class Played:
+    """A game written to the store as the server writes one: its row and its position."""
+
+    table: TableRow
+    row: GameRow
+    state: State
+    seed: bytes
+    rolls: int = 0
 
 
-def _play_to_the_end(srv: Server, t: dict[str, Any]) -> None:
-    for _ in range(5000):
-        if srv.get(f"/api/tables/{t['table']}").json()["game"]["over"]:
-            return
-        _move(srv, t)
-    pytest.fail("the game did not end")
+def _new_game(table: TableRow, number: int, clock: FakeClock) -> Played:
+    seed = bytes([len(table.seats) * 16 + number]) * 32
+    row = GameRow(
+        id=f"{table.id}-g{number}",
+        table_id=table.id,
+        number=number,
+        ruleset=Ruleset().to_json(),
+        players=[s.name for s in table.seats],
+        first=0,
+        seed=seed.hex(),
+        seed_sha256=fairdice.commitment(seed),
+        created=clock.now_ms() // 1000,
+        actions=[],
+    )
+    return Played(table, row, new_game(len(table.seats), Ruleset(), 0), seed)
+
+
+def _step(store: Store, game: Played, clock: FakeClock) -> None:
+    """The move that keeps the game going, stored the way the service stores it."""
+    st = game.state
+    if st.phase is Phase.ROLL:
+        action: Action = Roll(fairdice.face(game.seed, game.rolls))
+        game.rolls += 1
+    else:
+        offered = {a.option: a for a in legal_actions(st) if isinstance(a, Choose)}
+        action = offered[forward(list(offered))]
+    assert st.to_move is not None
+    seq = len(game.row.actions)
+    after, _ = apply(st, action)
+    step = Step(game.table.id, game.row.id, seq, action, st.to_move, clock.now_ms())
+    store.append(step, to_text(after), after.over, after.to_move)
+    game.row.actions.append(action.to_json())
+    game.state = after
+
+
+def _write_games(url: str, clock: FakeClock) -> tuple[list[Played], dict[str, list[str]]]:
+    """Three tables written with the engine and the store: one game finished and rematched, two
+    part-played. Returns the current games, and each table's seat tokens."""
+    store = Store(url)
+    played, tokens = [], {}
+    try:
+        for t, names in enumerate(("AB", "CDE", "FG")):
+            table_id = f"table{t}"
+            tokens[table_id] = [f"token-{table_id}-{s}" for s in range(len(names))]
+            seats = [
+                SeatRow(s, name, "human", None, token_hash(tokens[table_id][s]), token_hash(name))
+                for s, name in enumerate(names)
+            ]
+            host = token_hash(f"host-{table_id}")
+            table = TableRow(table_id, "en", clock.now_ms() // 1000, None, seats, host)
+            game = _new_game(table, 1, clock)
+            store.create_table(table, game.row, to_text(game.state))
+            played.append(game)
+        first = played[0]
+        while not first.state.over:
+            _step(store, first, clock)
+        played[0] = _new_game(first.table, 2, clock)  # the rematch
+        store.add_game(played[0].row, to_text(played[0].state))
+        for game in played:
+            for _ in range(7):
+                _step(store, game, clock)
+    finally:
+        store.close()
+    return played, tokens
 
 
 def _rows(url: str, meta: MetaData) -> dict[str, list[dict[str, Any]]]:
@@ -124,38 +201,52 @@ def _rows(url: str, meta: MetaData) -> dict[str, list[dict[str, Any]]]:
         engine.dispose()
 
 
-def _views(srv: Server, made: list[dict[str, Any]]) -> list[Any]:
+async def _views(srv: Served, tables: list[str]) -> list[Any]:
+    """Each table and its game's record, as the API shows them."""
     views = []
-    for t in made:
-        view = srv.get(f"/api/tables/{t['table']}").json()
-        for player in view["game"]["players"]:
+    for table_id in tables:
+        game = await srv.game(table_id)
+        for player in game["players"]:
             # A database from before revision 0002 has no invites: every seat counts as claimed.
             del player["claimed"]
-        views.append((view, srv.get(f"/api/games/{view['game']['id']}/record").json()))
+        views.append((game, await _record(srv, game["id"])))
     return views
 
 
-def test_a_database_from_before_migrations_is_upgraded_on_start_and_loses_nothing(
+async def _record(srv: Served, game_id: str) -> Any:
+    return json.loads((await srv.service.record(game_id)).dumps())
+
+
+async def _play_to_the_end(srv: Served, table_id: str, tokens: list[str]) -> None:
+    for _ in range(5000):
+        game = await srv.game(table_id)
+        if game["over"]:
+            return
+        token = tokens[game["to_move"]]
+        await srv.service.act(game["id"], token, game["version"], forward(game["legal"]))
+    pytest.fail("the game did not end")
+
+
+@pytest.mark.anyio
+async def test_a_database_from_before_migrations_is_upgraded_on_start_and_loses_nothing(
     new_url: Any,
 ) -> None:
-    # Real games, written by the real server: one finished and rematched, two part-played.
-    source = Server(new_url())
-    source.start()
+    """The rows are made with the engine and the store; the upgrade is the store's, when a
+    service opens the database (as `robinson serve` does before it serves)."""
+    clock = FakeClock()
+    source_url = new_url()
+    played, tokens = _write_games(source_url, clock)
+    tables = [game.table.id for game in played]
+    finished = "table0-g1"
+    source = Served(source_url, clock)
+    await source.start()
     try:
-        made = [source.create([{"name": n} for n in names]) for names in ("AB", "CDE", "FG")]
-        _play_to_the_end(source, made[0])
-        first_game = made[0]["game"]
-        token = made[0]["seats"][0]["token"]
-        r = source.post(f"/api/tables/{made[0]['table']}/rematch", {"token": token})
-        assert r.status_code == 200, r.text
-        for t in made:
-            for _ in range(7):
-                _move(source, t)
-        before = _views(source, made)
-        finished = source.get(f"/api/games/{first_game}/record").json()
+        before = await _views(source, tables)
+        finished_record = await _record(source, finished)
     finally:
-        source.stop()
-    rows = _rows(source.url_db, LEGACY)  # what an old database could hold
+        await source.stop()
+    assert finished_record["meta"]["dice"]["seed"]  # it is over: the seed is out
+    rows = _rows(source_url, LEGACY)  # what an old database could hold
 
     # The same rows in a database made with the old code's schema (no alembic_version).
     legacy_url = new_url()
@@ -166,15 +257,15 @@ def test_a_database_from_before_migrations_is_upgraded_on_start_and_loses_nothin
             conn.execute(insert(LEGACY.tables[name]), rows[name])
     engine.dispose()
 
-    srv = Server(legacy_url)
-    srv.start()
+    srv = Served(legacy_url, clock)
+    await srv.start()
     try:
-        assert _views(srv, made) == before  # every game, move, seat, seed hash
-        assert srv.get(f"/api/games/{first_game}/record").json() == finished
-        for t in made:  # and every game plays on to its end
-            _play_to_the_end(srv, t)
+        assert await _views(srv, tables) == before  # every game, move, seat, seed hash
+        assert await _record(srv, finished) == finished_record
+        for table_id in tables:  # and every game plays on to its end
+            await _play_to_the_end(srv, table_id, tokens[table_id])
     finally:
-        srv.stop()
+        await srv.stop()
     after = _rows(legacy_url, LEGACY)
     for name in ("tables", "seats", "actions"):  # every old row is there, unchanged
         assert [r for r in rows[name] if r not in after[name]] == [], name
@@ -182,6 +273,7 @@ def test_a_database_from_before_migrations_is_upgraded_on_start_and_loses_nothin
     fixed = [{k: v for k, v in g.items() if k not in moving} for g in after["games"]]
     for game in rows["games"]:
         assert {k: v for k, v in game.items() if k not in moving} in fixed
+    assert len(after["actions"]) > len(rows["actions"])  # the games went on
     engine = create_engine(legacy_url)
     with engine.connect() as conn:
         assert schema.current(conn) == (schema.head(),)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.web.conftest import FORWARD_BUTTON, launched_browser
+from tests.web.conftest import FORWARD_BUTTON, WAIT_MS, launched_browser, play_until_over
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -47,9 +47,11 @@ def _hot_seat(
 
 def _move(page: Page, button: str = FORWARD_BUTTON) -> None:
     """Click the move and wait until the page shows the next version."""
-    version = page.locator("#actions").get_attribute("data-version")
+    from playwright.sync_api import expect
+
+    version = page.locator("#actions").get_attribute("data-version") or ""
     page.locator(button).first.click()
-    page.wait_for_function(f"document.querySelector('#actions').dataset.version !== '{version}'")
+    expect(page.locator("#actions")).not_to_have_attribute("data-version", version, timeout=WAIT_MS)
 
 
 def _same_as_the_api(server: Server, page: Page, game: str) -> None:
@@ -90,15 +92,7 @@ def test_bars_follow_the_moves_and_the_replay_charts_every_seat(server: Server) 
         page.locator("#odds-toggle").click()
         assert page.locator("[data-odds-seat]:not([hidden])").count() == 3
         # play to the end: the ending panel has the chart too
-        for _ in range(3000):
-            if page.locator("#end:not([hidden])").count():
-                break
-            button = page.locator(FORWARD_BUTTON).first
-            if button.count():
-                try:
-                    button.click(timeout=2000)
-                except Exception:  # re-rendered under the click: look again
-                    continue
+        play_until_over([page])
         page.wait_for_selector("#end .odds-chart polyline")
         assert page.locator("#end [data-odds-line]").count() == 3
         # the replay: one line per seat, and a click on the chart jumps to that turn

@@ -12,6 +12,8 @@ import pytest
 from robinson.engine import Ruleset
 from tests.web.conftest import Server
 
+pytestmark = pytest.mark.system
+
 
 def test_thirty_optimal_bot_tables_with_different_money_share_one_solve(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

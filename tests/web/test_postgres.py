@@ -3,6 +3,8 @@
 The tests imported below are the SQLite suite's own, run here a second time: this module's
 `server` and `fresh_server` fixtures give them a `robinson serve` on a fresh PostgreSQL database
 of the session's throwaway cluster (all skipped, with the reason, when PostgreSQL is absent).
+The in-process tests that take the `database_url` fixture (the clock through a restart in
+test_seats.py, the stores' tests) run on PostgreSQL by its parameter instead.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from tests.web.test_api import (
 from tests.web.test_restart import test_kill_9_mid_game_then_restart_and_finish
 from tests.web.test_seats import (
     test_a_present_players_seat_is_refused_to_others_until_he_is_away_then_he_takes_it_back,
-    test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart,
     test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat,
 )
 from tests.web.test_ws import (
@@ -47,7 +48,6 @@ RERUN = (
     test_kill_9_mid_game_then_restart_and_finish,
     test_a_present_players_seat_is_refused_to_others_until_he_is_away_then_he_takes_it_back,
     test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat,
-    test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart,
 )
 
 

@@ -1,5 +1,6 @@
-"""Seats that stay yours (issue 8), against a real server: who may hand a seat to a bot, one-time
-invites, the host's invites, presence, and the clock that moves for the absent."""
+"""Seats that stay yours (issue 8): who may hand a seat to a bot, one-time invites, the host's
+invites, presence (against a real server), and the clock that moves for the absent (in process,
+on the fake clock, through a restart)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
+import pytest
 
+from robinson.web.protocol.errors import ServiceError
+from robinson.web.service import SeatSpec
 from tests.web.conftest import forward
+from tests.web.fakes import FakeClock
+from tests.web.inprocess import Served
 
 if TYPE_CHECKING:
     from websockets.sync.client import ClientConnection
@@ -172,69 +178,84 @@ def test_the_clock_option_is_checked(server: Server) -> None:
     assert _game(server, t["table"])["clock"] is None
 
 
-def test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart(
-    fresh_server: Any,
+CLOCK = 5  # seconds per move
+
+
+@pytest.mark.anyio
+async def test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart(
+    database_url: str,
 ) -> None:
-    srv = fresh_server()
-    srv.start()
-    t = srv.create([{"name": "Anna"}, {"name": "Bruno"}], move_seconds=5)
-    table, anna = t["table"], t["seats"][0]["token"]
-    game = _game(srv, table)
-    assert game["move_seconds"] == 5 and game["clock"]["seat"] == 0
-    assert game["clock"]["deadline"].endswith("Z")
-    # the first timeout: the server moves for Anna, and says so
-    with srv.ws(table) as ws:
-        _hello(srv, ws, [])
-        update = srv.receive(ws, "update", timeout=30)
+    """In process, on the fake clock: each timeout is one `advance` past the deadline, and the
+    restart a new service on the same database while a move falls due."""
+    clock = FakeClock()
+    srv = Served(database_url, clock)
+    service = await srv.start()
+    try:
+        t = await service.create_table(
+            [SeatSpec("Anna"), SeatSpec("Bruno")], {"edition": "standard"}, move_seconds=CLOCK
+        )
+        table, anna, bruno = t["table"], t["seats"][0]["token"], t["seats"][1]["token"]
+        game = await srv.game(table)
+        assert game["move_seconds"] == CLOCK and game["clock"]["seat"] == 0
+        assert game["clock"]["deadline"].endswith("Z")
+        # the first timeout: the server moves for Anna, and says so
+        ws = await srv.hello(table)
+        await clock.advance(CLOCK - 0.5)
+        assert ws.of("update") == []  # not yet
+        await clock.advance(0.6)
+        update = ws.of("update")[0]
         assert update["seat"] == 0
         assert update["notes"] == ["Time ran out for Anna: a bot made the move."]
-    # a late click after the timeout move is stale
-    r = srv.post(f"/api/games/{t['game']}/actions", {"token": anna, "version": 0, "move": "roll"})
-    assert (r.status_code, _error(r)) == (409, "stale_version")
-    before = _game(srv, table)
-    srv.kill()
-    srv.start()
-    # the deadline was stored with the game: the move due while the server was down (or soon
-    # after) is made by the new process, narrated as a timeout of that seat
-    _until(lambda: _game(srv, table)["version"] > before["version"], "a timeout after restart")
-    waiting = before["players"][before["clock"]["seat"]]["name"]
-    with srv.ws(table) as ws:
-        log = _hello(srv, ws, [])["log"]
-    assert log.count(f"Time ran out for {waiting}: a bot made the move.") >= 1 + (waiting == "Anna")
-    # from now on Bruno plays his turns; Anna still never acts: after three timeouts in a row
-    # her seat is played by a bot
-    bruno = t["seats"][1]["token"]
-
-    def anna_handed() -> dict[str, Any] | None:
-        game = _game(srv, table)
-        if game["players"][0]["kind"] == "bot":
-            return game
-        if game["to_move"] == 1:
-            move = forward(game["legal"])
-            body = {"token": bruno, "version": game["version"], "move": move}
-            srv.post(f"/api/games/{game['id']}/actions", body)
-        return None
-
-    game = _until(anna_handed, "Anna's seat handed to a bot after three timeouts", seconds=120)
-    assert not game["over"]
-    assert game["players"][0]["timeouts"] == 3 and game["players"][0]["bot"] == "eager"
-    with srv.ws(table) as ws:
-        log = _hello(srv, ws, [])["log"]
-    assert log.count("Time ran out for Anna: a bot made the move.") == 3
-    assert any(line.startswith("Time ran out for Bruno") for line in log)
-    assert (
-        "Anna ran out of time 3 times in a row: a bot plays for them until they come back." in log
-    )
-    # the bot plays Anna's turns at once, so Bruno's seat is the one that waits
-    _until(lambda: _game(srv, table)["version"] > game["version"], "the game goes on")
-    # Anna acts again: her seat is hers (her click itself may be late: the bot was quick)
-    game = _game(srv, table)
-    r = srv.post(
-        f"/api/games/{t['game']}/actions",
-        {"token": anna, "version": game["version"], "move": "roll"},
-    )
-    assert r.status_code == 200 or _error(r) in ("not_your_turn", "stale_version")
-    game = _game(srv, table)
-    assert game["players"][0]["kind"] == "human" and game["players"][0]["timeouts"] == 0
-    with srv.ws(table) as ws:
-        assert "Anna is back and plays again." in _hello(srv, ws, [])["log"]
+        # a late click after the timeout move is stale
+        with pytest.raises(ServiceError) as refused:
+            await service.act(t["game"], anna, 0, "roll")
+        assert refused.value.code == "stale_version"
+        before = await srv.game(table)
+        await srv.stop()
+        # the deadline was stored with the game: the move that fell due while no server ran is
+        # made by the new one, narrated as a timeout of that seat
+        await clock.advance(CLOCK + 1)
+        service = await srv.start()
+        assert (await srv.game(table))["version"] > before["version"]
+        waiting = before["players"][before["clock"]["seat"]]["name"]
+        log = await srv.log(table)
+        assert log.count(f"Time ran out for {waiting}: a bot made the move.") == 1 + (
+            waiting == "Anna"
+        )
+        # from now on Bruno plays his turns; Anna still never acts: after three timeouts in a
+        # row her seat is played by a bot
+        for _ in range(200):
+            game = await srv.game(table)
+            if game["players"][0]["kind"] == "bot":
+                break
+            if game["to_move"] == 1:
+                await service.act(game["id"], bruno, game["version"], forward(game["legal"]))
+                await clock.settle()
+            else:
+                await clock.advance(CLOCK + 0.1)
+        else:
+            raise AssertionError("Anna's seat was not handed to a bot after three timeouts")
+        assert not game["over"]
+        assert game["players"][0]["timeouts"] == 3 and game["players"][0]["bot"] == "eager"
+        log = await srv.log(table)
+        assert log.count("Time ran out for Anna: a bot made the move.") == 3
+        assert any(line.startswith("Time ran out for Bruno") for line in log)
+        assert (
+            "Anna ran out of time 3 times in a row: a bot plays for them until they come back."
+            in log
+        )
+        # the bot plays Anna's turns at once, so Bruno's seat is the one that waits
+        await clock.advance(CLOCK + 0.1)
+        assert (await srv.game(table))["version"] > game["version"]
+        # Anna acts again: her seat is hers (her click itself may be late: the bot was quick)
+        game = await srv.game(table)
+        try:
+            await service.act(game["id"], anna, game["version"], "roll")
+        except ServiceError as e:
+            assert e.code in ("not_your_turn", "stale_version")
+        await clock.settle()
+        game = await srv.game(table)
+        assert game["players"][0]["kind"] == "human" and game["players"][0]["timeouts"] == 0
+        assert "Anna is back and plays again." in await srv.log(table)
+    finally:
+        await srv.stop()
