@@ -23,6 +23,18 @@ from robinson import fairdice
 START_MS = 1_800_000_000_000  # 2027-01-15: any fixed moment
 
 
+class FakeTimer:
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self._callback: Callable[[], object] | None = callback
+
+    def cancel(self) -> None:
+        self._callback = None
+
+    def fire(self) -> None:
+        if self._callback is not None:
+            self._callback()
+
+
 class FakeClock:
     def __init__(self, now_ms: int = START_MS) -> None:
         self._now = now_ms / 1000
@@ -59,9 +71,11 @@ class FakeClock:
         self._watch_threads()
         return self._now
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> None:
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> FakeTimer:
         self._watch_threads()
-        heapq.heappush(self._due, (self._now + max(0.0, seconds), next(self._order), callback))
+        timer = FakeTimer(callback)
+        heapq.heappush(self._due, (self._now + max(0.0, seconds), next(self._order), timer.fire))
+        return timer
 
     async def sleep(self, seconds: float) -> None:
         self._watch_threads()

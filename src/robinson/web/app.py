@@ -20,6 +20,7 @@ from robinson.web.api.ratelimit import Limiter
 from robinson.web.cluster import connect as connect_cluster
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import GameService
+from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
 from robinson.web.service.odds import OddsService
 from robinson.web.settings import Settings
 from robinson.web.store import Store, default_url
@@ -28,15 +29,16 @@ from robinson.web.store.errors import StorageDown
 log = logging.getLogger("robinson.web")
 
 
-def create_app(settings: Settings) -> FastAPI:
+def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAIR_DICE) -> FastAPI:
     """The server of `settings` (web/settings.py): its store, its cluster (alone, or shared
-    through Redis), the game and odds services, the limits, the routes and the page."""
+    through Redis), the game and odds services, the limits, the routes and the page. A test
+    may hand it a clock and dice of its own (tests/web/fakes.py)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url or default_url())
         cluster = await connect_cluster(settings.redis_url)
-        service = GameService(store, settings, cluster)
+        service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service
         app.state.odds = OddsService()
         app.state.cluster = cluster

@@ -17,6 +17,10 @@ from typing import Protocol
 from robinson import fairdice
 
 
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
 class Clock(Protocol):
     def now_ms(self) -> int:
         """Unix time in milliseconds: what deadlines and "last seen" are written in."""
@@ -29,8 +33,8 @@ class Clock(Protocol):
     async def wait(self, event: asyncio.Event, seconds: float) -> None:
         """Until `event` is set or `seconds` have passed, whichever comes first."""
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> None:
-        """Call `callback` (on the event loop) once `seconds` have passed."""
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
+        """Call `callback` (on the event loop) once `seconds` have passed, unless cancelled."""
 
 
 class SystemClock:
@@ -47,8 +51,8 @@ class SystemClock:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), seconds)
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> None:
-        asyncio.get_running_loop().call_later(seconds, callback)
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
+        return asyncio.get_running_loop().call_later(seconds, callback)
 
 
 class Dice(Protocol):

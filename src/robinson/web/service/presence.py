@@ -19,7 +19,7 @@ from robinson.web.cluster import Cluster
 from robinson.web.cluster.messages import Seen
 from robinson.web.cluster.presence import PRESENCE_TTL
 from robinson.web.service import views
-from robinson.web.service.clock import Clock
+from robinson.web.service.clock import Clock, Timer
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.tables import Tables
 
@@ -39,6 +39,7 @@ class Presence:
         self.clock = clock
         self.absent_after = absent_after
         self.chores: set[asyncio.Task[Any]] = set()
+        self._timers: list[Timer] = []  # absences to show later (cancelled at stop)
         tables.on_loaded.append(self.loaded)
 
     async def start(self) -> None:
@@ -47,6 +48,8 @@ class Presence:
             self._chore(self._sweep())
 
     async def stop(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
         for task in self.chores:
             task.cancel()
         await asyncio.gather(*self.chores, return_exceptions=True)
@@ -173,7 +176,13 @@ class Presence:
     def absence_later(self, table: LiveTable) -> None:
         """Tell everyone again when a seat that left counts as absent (and look again then at
         the other processes: one may have died with its connections)."""
-        self.clock.call_later(self.absent_after + 0.05, lambda: self._chore(self.refresh(table)))
+
+        def show() -> None:
+            self._timers.remove(timer)
+            self._chore(self.refresh(table))
+
+        timer = self.clock.call_later(self.absent_after + 0.05, show)
+        self._timers.append(timer)
 
     def _in_background(self, work: Awaitable[None]) -> None:
         """Run `work` without waiting for it; a failure is logged (presence is not a move)."""
