@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_record(args)
     from robinson.analysis.exact.game import EXACT_MAX_PLAYERS
     from robinson.analysis.exact.summary import analyze
+    from robinson.analysis.headline import headline, sentence
     from robinson.analysis.many import analyze_many
 
     try:
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             figures = analyze_many(ruleset, args.players, args.policy, args.games, args.seed)
         else:
             figures = analyze(ruleset, args.players, args.policy)
+            found = headline(ruleset, args.players)
+            figures["headline"] = {"text": sentence(found), **found}
     except (RobinsonError, ValueError) as e:
         print(f"robinson analyze: {e}", file=sys.stderr)
         return 2
@@ -98,11 +102,18 @@ def _pct(x: float) -> str:
 
 def as_text(f: dict[str, Any]) -> str:
     s = f["single"]
+    solitaires = f["headline"]["solitaires"]["p_win"]
     lines = [
         f"Robinson, edition {f['edition']}, {f['players']} player(s), policy {f['policy']}",
         "",
-        "Win chances (seat 0 moves first):",
-        *(f"  seat {i}: {_pct(p)}" for i, p in enumerate(f["p_win"])),
+        "What the solver found (both policies solved exactly, docs/analysis.md):",
+        *textwrap.wrap(f["headline"]["text"], 96, initial_indent="  ", subsequent_indent="  "),
+        "",
+        "Win chances (seat 0 moves first; eager solitaires: the pawns raced apart, no ship swap):",
+        *(
+            f"  seat {i}: {_pct(p)}   solitaires {_pct(q)}"
+            for i, (p, q) in enumerate(zip(f["p_win"], solitaires, strict=True))
+        ),
         f"  no winner: {_pct(f['p_no_winner'])}",
         "",
         "One player alone:",
