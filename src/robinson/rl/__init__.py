@@ -5,12 +5,15 @@
 
 The environments need the optional extra `rl` (pip install 'robinson[rl]'); `score` needs only
 the project's own dependencies. Nothing is imported until it is used, so `import robinson.rl`
-is cheap. See docs/rl.md.
+is cheap; it registers `gymnasium.make("robinson/SingleAgent-v0")` all the same
+(`registration.py`). See docs/rl.md.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from robinson.rl.registration import register_when_gymnasium_loads
 
 __all__ = ["ACTIONS", "PawnPosition", "Score", "SingleAgentEnv", "aec_env", "encode", "score"]
 
@@ -23,6 +26,9 @@ _WHERE = {
     "Score": "robinson.rl.scoring",
     "score": "robinson.rl.scoring",
 }
+
+
+register_when_gymnasium_loads()
 
 
 def __getattr__(name: str) -> Any:
