@@ -49,3 +49,16 @@ def test_simulate_defaults_the_games_and_prints_each_figure_to_its_interval(
     places = decimals(*no_winner["ci95"])
     assert places is not None and places > 4  # about 4 in 10,000 games: more than 4 decimals
     assert shown.group(1) == f"{no_winner['value']:.{places}f}"
+
+
+def test_analyze_beyond_four_prints_the_rare_no_winner_to_its_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """6 players: about 4 games in a million have no winner; `0.0004 %` said nothing of it."""
+    assert main(["analyze", "--players", "6", "--games", "300000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["analyze", "--players", "6", "--games", "300000"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "no winner" in x)
+    low, high = data["p_no_winner_ci95"]
+    assert line == f"  no winner: {estimate_text(data['p_no_winner'], low, high, 100)} %"
+    assert float(line.split(", ")[1].rstrip("] %")) > 0  # the upper bound, not rounded away

@@ -74,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def simulated_as_text(f: dict[str, Any]) -> str:
+    from robinson.analysis.precision import estimate_text
+
     s = f["single"]
+    low, high = f["p_no_winner_ci95"]
     played = "" if f["policy_played"] == f["policy"] else f" (played as {f['policy_played']})"
     return "\n".join(
         [
@@ -82,11 +85,12 @@ def simulated_as_text(f: dict[str, Any]) -> str:
             f"{played}",
             "",
             f"Win chances, simulated ({f['games']:,} games, seed {f['seed']}, 95% intervals):",
+            # Each to the decimals its interval supports (robinson.analysis.precision).
             *(
-                f"  seat {i}: {_pct(p)}  [{_pct(lo).strip()}, {_pct(hi).strip()}]"
+                f"  seat {i}: {estimate_text(p, lo, hi, 100)} %"
                 for i, (p, (lo, hi)) in enumerate(zip(f["p_win"], f["p_win_ci95"], strict=True))
             ),
-            f"  no winner: {_pct(f['p_no_winner'])}",
+            f"  no winner: {estimate_text(f['p_no_winner'], low, high, 100)} %",
             "",
             "One player alone (exact):",
             f"  reaches 45: {_pct(s['p_finish'])}   dies on 42: {_pct(s['p_death'])}",
