@@ -26,9 +26,12 @@ import numpy as np
 
 from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, OTHER_OPTION
 from robinson.analysis.exact.game import GameSolution, solve_game
+from robinson.analysis.exact.joint import Solution, option_values
 from robinson.analysis.exact.kernel import DECISION_MARGIN
 from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.single import single_figures
+from robinson.analysis.exact.turns import build_turn_trees
+from robinson.analysis.odds import tables
 from robinson.engine import Ruleset
 
 
@@ -77,9 +80,27 @@ def solitaires(turns: np.ndarray[Any, np.dtype[np.float64]], players: int) -> li
     ]
 
 
+def stored_game(ruleset: Ruleset, players: int, policy: str) -> GameSolution:
+    """The game solved under `policy`, from the chains solved once per machine (the odds'
+    tables, `robinson.analysis.odds.tables`), with each decision's option values computed from
+    them: the same figures as `solve_game`, without solving again on every call."""
+    rules = tables.rules_ruleset(ruleset)
+    trees = build_turn_trees(rules)
+    chains: list[Solution] = []
+    options = []
+    sub: Solution | None = None
+    for m in range(1, players + 1):
+        values = np.asarray(tables.values(rules, policy, m))
+        chain = Solution(m, values, 0, 0.0, 0.0, 0.0)
+        options.append(option_values(trees, chain, sub, policy == "optimal"))
+        chains.append(chain)
+        sub = chain
+    return GameSolution(rules, players, policy, trees, tuple(chains), tuple(options))
+
+
 def headline(ruleset: Ruleset, players: int) -> dict[str, Any]:
     """The figures of the module docstring for a table of `players` (1..4)."""
-    eager, optimal = solve_game(ruleset, players, "eager"), solve_game(ruleset, players, "optimal")
+    eager, optimal = (stored_game(ruleset, players, p) for p in ("eager", "optimal"))
     by_living = [deviations(optimal, m) for m in range(1, players + 1)]
     alone = {
         policy: single_figures(solve_game(ruleset, 1, policy)) for policy in ("eager", "optimal")
