@@ -17,7 +17,7 @@ from robinson.cli import build_parser
 from robinson.engine import RobinsonError
 from robinson.i18n import LANGUAGES, Translator
 
-SECTIONS = ("lengths", "editions", "seats", "heatmap", "purses", "exact", "sim")
+SECTIONS = ("found", "lengths", "editions", "seats", "heatmap", "purses", "exact", "sim")
 
 
 @pytest.fixture(scope="module")

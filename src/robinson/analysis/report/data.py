@@ -1,4 +1,5 @@
-"""The numbers behind the report: the value of each choice exactly for two players (`exact.py`),
+"""The numbers behind the report: exact where the chain exists (`exact.py`: the win chances of 2
+to 4 players, the value of each choice for two, and what the solver found, `headline.py`),
 everything else from the compiled simulator.
 
 Every simulated run uses the same seed, so runs that differ in one thing only (a seat's decision
@@ -15,7 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from robinson.analysis.report.exact import ExactChoices, exact_choices, exact_p_win
+from robinson.analysis.exact.game import solve_game
+from robinson.analysis.exact.single import single_figures
+from robinson.analysis.headline import headline, solitaires
+from robinson.analysis.report.exact import (
+    ExactChoices,
+    exact_choices,
+    exact_p_win,
+    opening_chances,
+)
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
@@ -24,6 +33,7 @@ from robinson.analysis.sim.stats import Z95, Estimate
 from robinson.engine import DECISION_OF, EDITIONS, FACES, MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 Progress = Callable[[str], None]
+EXACT_PLAYERS = 4  # the exact chains go up to this many players
 
 
 @dataclass(frozen=True)
@@ -49,12 +59,25 @@ class ReportData:
     choice_games: int = 0
     exact: list[ExactChoices] = field(default_factory=list)  # 2 players, exact
     exact_two: list[float] = field(default_factory=list)  # P(win) per seat, standard, exact
+    # Exact opening chances, everybody eager: standard by table size (2..4), and per edition (4).
+    exact_seats: dict[int, list[float]] = field(default_factory=dict)
+    exact_editions: dict[str, list[float]] = field(default_factory=dict)
+    found: dict[str, Any] = field(default_factory=dict)  # headline(standard, EXACT_PLAYERS)
+    solitaires: dict[int, list[float]] = field(default_factory=dict)  # the pawns raced apart
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
     """Run everything the report shows: `games` games per setting."""
     say = progress or (lambda _: None)
     data = ReportData(games, seed)
+    say("what the solver found (exact)")
+    data.found = headline(Ruleset("standard"), EXACT_PLAYERS)
+    alone = single_figures(solve_game(Ruleset("standard"), 1, "eager"))
+    for n in range(MIN_PLAYERS, EXACT_PLAYERS + 1):
+        data.exact_seats[n] = opening_chances("standard", n)
+        data.solitaires[n] = solitaires(alone.turns, n)
+    for edition in EDITIONS:
+        data.exact_editions[edition] = opening_chances(edition, EXACT_PLAYERS)
     for edition in EDITIONS:
         say(f"edition {edition}")
         setup = Setup(Ruleset(edition), 4, seed=seed)

@@ -8,12 +8,15 @@ Edition codes (standard, lv, cs, ca, classic) stay codes in every language: they
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 from babel import Locale
 from babel.numbers import NumberPattern, parse_pattern
 
 from robinson.i18n import Translator
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 class ReportWords:
@@ -36,6 +39,14 @@ class ReportWords:
         if signed and value >= 0:
             text = "+" + text
         return text
+
+    def small(self, value: float) -> str:
+        """A tiny number in scientific notation, the language's decimal sign: 1,5 × 10⁻⁷."""
+        if value == 0:
+            return self.num(0, 0)
+        exponent = math.floor(math.log10(abs(value)))
+        mantissa = value / 10**exponent
+        return f"{self.num(mantissa, 1)} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
     def count(self, n: int) -> str:
         """A whole number with the language's grouping: 1,000,000 / 1 000 000 / 1.000.000."""
