@@ -156,5 +156,32 @@ def _image_widths(page: str) -> list[tuple[int, int]]:
     ):
         png = base64.b64decode(payload)
         found.append((int(width), int.from_bytes(png[16:20], "big")))
-    assert len(found) == 7
+    assert len(found) == 8
     return found
+
+
+def test_the_readers_questions_are_answered_with_their_method(data: ReportData) -> None:
+    from robinson.analysis.exact.game import solve_game
+    from robinson.analysis.exact.single import single_figures
+
+    sizes = {t.players: t for t in data.table_sizes}
+    assert sorted(sizes) == list(range(2, 9))
+    for n, t in sizes.items():
+        # The same games as the report's simulation of that table size (same seed, same dice).
+        summary = data.by_players[n]
+        assert t.rounds_mean == pytest.approx(summary["winner_turns"]["mean"]["value"], abs=1e-9)
+        assert t.rounds[0] <= t.rounds[1] <= t.rounds[2]
+        # Somebody dying is at least as likely as a given player dying.
+        assert t.someone_dies.high >= summary["p_death"]["ci95"][0]
+        assert 0 < t.profit.value < 1 and t.purse[0] <= t.purse[1] <= t.purse[2]
+    for name, row in data.edges.items():
+        for n, edge in row.items():
+            assert edge.exact == (n <= 4), (name, n)
+            assert edge.low <= edge.value <= edge.high
+        if name.startswith("standard"):
+            assert row[3].value == pytest.approx(data.exact_seats[3][0] - 1 / 3, abs=1e-15)
+    alone = single_figures(solve_game(Ruleset("standard"), 1, "eager"))
+    died, home = data.deaths["standard = ca"]
+    assert died == sorted(died) and home == sorted(home)
+    assert died[-1] <= alone.p_death + 1e-12 and home[-1] <= alone.p_finish + 1e-12
+    assert alone.p_death - died[-1] < 0.01  # 40 turns hold nearly every death

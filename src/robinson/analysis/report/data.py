@@ -25,6 +25,13 @@ from robinson.analysis.report.exact import (
     exact_p_win,
     opening_chances,
 )
+from robinson.analysis.report.questions import (
+    Edge,
+    TableSize,
+    death_by_turn,
+    first_player_edge,
+    table_sizes,
+)
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
@@ -64,6 +71,10 @@ class ReportData:
     exact_editions: dict[str, list[float]] = field(default_factory=dict)
     found: dict[str, Any] = field(default_factory=dict)  # headline(standard, EXACT_PLAYERS)
     solitaires: dict[int, list[float]] = field(default_factory=dict)  # the pawns raced apart
+    # The reader's questions (`questions.py`).
+    table_sizes: list[TableSize] = field(default_factory=list)
+    edges: dict[str, dict[int, Edge]] = field(default_factory=dict)
+    deaths: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -89,6 +100,10 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
             continue
         setup = Setup(Ruleset("standard"), n, seed=seed)
         data.by_players[n] = simulate(setup, games, progress=False).summary.to_json()
+    say("the questions a reader asks")
+    data.table_sizes = table_sizes(games, seed)
+    data.edges = first_player_edge(games, seed)
+    data.deaths = death_by_turn()
     say("the value of each choice, exactly")
     data.exact = exact_choices()
     data.exact_two = exact_p_win("standard")

@@ -303,3 +303,26 @@ def editions(
         ax.grid(axis="x", alpha=0.3)
         ax.margins(y=0.2)
     return to_png(fig)
+
+
+def death_by_turn(w: ReportWords, curves: dict[str, tuple[list[float], list[float]]]) -> bytes:
+    """One pawn alone, exact: the chance of being dead (solid) and home (dashed) by each turn,
+    per game the editions play."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    for k, (name, (died, home)) in enumerate(curves.items()):
+        turns = np.arange(1, len(died) + 1)
+        colour = f"C{k}"
+        ax.plot(turns, 100 * np.array(died), "-", color=colour, lw=2,
+                label=w.text("report.fig.died", edition=name))  # fmt: skip
+        ax.plot(turns, 100 * np.array(home), "--", color=colour, lw=1.2,
+                label=w.text("report.fig.home", edition=name))  # fmt: skip
+    ax.set_xlim(1, len(next(iter(curves.values()))[0]))
+    ax.set_ylim(0, 100)
+    whole_ticks(ax)
+    localise(w, ax)
+    ax.set_xlabel(w.text("report.fig.death.x"))
+    ax.set_ylabel(w.text("report.fig.lengths.y"))
+    ax.set_title(titled(w, "report.fig.death.title", method(w)))
+    ax.legend(ncol=2, fontsize=8)
+    ax.grid(alpha=0.3)
+    return to_png(fig)

@@ -13,6 +13,7 @@ from typing import Any
 from robinson.analysis.report import figures
 from robinson.analysis.report.data import ReportData
 from robinson.analysis.report.exact import editions_without_choices
+from robinson.analysis.report.questions import SECONDS_PER_TURN
 from robinson.analysis.report.style import SCALE
 from robinson.analysis.report.words import ReportWords
 
@@ -162,6 +163,42 @@ def _found(w: ReportWords, data: ReportData) -> str:
     return "<p>" + " ".join(parts) + "</p>" + table(head, rows)
 
 
+def _questions(w: ReportWords, data: ReportData) -> str:
+    """The table sizes' length, deaths and purses, then the first player's edge by edition."""
+    head = [w.text("report.th.players"), w.text("report.th.rounds"),
+            w.text("report.th.rounds_range"), w.text("report.th.minutes"),
+            w.text("report.th.someone_dies"), w.text("report.th.profit"),
+            w.text("report.th.purse_range")]  # fmt: skip
+    rows = []
+    for t in data.table_sizes:
+        rows.append([
+            str(t.players), w.num(t.rounds_mean, 1), " / ".join(str(x) for x in t.rounds),
+            w.num(t.minutes, 0), pct_ci(w, t.someone_dies.to_json()),
+            pct_ci(w, t.profit.to_json()), " / ".join(str(x) for x in t.purse),
+        ])  # fmt: skip
+    sizes = sorted({n for row in data.edges.values() for n in row})
+    edge_head = [w.text("report.th.edition"), *(w.ntext("report.fig.players", n) for n in sizes)]
+    edge_rows = []
+    for name, row in data.edges.items():
+        cells = [html.escape(name)]
+        for n in sizes:
+            e = row[n]
+            cell = w.num(100 * e.value, 2, signed=True)
+            if not e.exact:
+                cell += " <span class=note>(" + w.text(
+                    "report.interval", low=w.num(100 * e.low, 2, signed=True),
+                    high=w.num(100 * e.high, 2, signed=True)) + ")</span>"  # fmt: skip
+            cells.append(cell)
+        edge_rows.append(cells)
+    chart = img(figures.death_by_turn(w, data.deaths), w.text("report.fig.death.title"))
+    return (
+        table(head, rows)
+        + f"<p>{w.html('report.questions.edge')}</p>"
+        + table(edge_head, edge_rows)
+        + chart
+    )
+
+
 def render(data: ReportData, lang: str = "en") -> str:
     """The page in `lang` (lv, cs, ca, en): headings, notes, tables and plots."""
     w = ReportWords(lang)
@@ -195,6 +232,9 @@ def render(data: ReportData, lang: str = "en") -> str:
          w.html("report.purses.note", bound=pct_ci(w, friday["p_bound"]),
                 master=num_ci(w, friday["master_worth"]["difference"]),
                 friday=num_ci(w, friday["friday_worth"]["difference"]))),
+        ("questions", _questions(w, data),
+         w.html("report.questions.note", games=w.count(data.games), seconds=SECONDS_PER_TURN,
+                start=30)),
         ("exact",
          (img(figures.exact_choices(w, data.exact), w.text("report.exact.title"))
           + _exact_table(w, data)) if data.exact else "",
