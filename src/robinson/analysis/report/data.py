@@ -54,6 +54,7 @@ class ChoiceValue:
     eager_option: str
     gain: Estimate  # P(win | option) - P(win | eager option), paired games
     changed: float  # share of games that played out differently (the decision arose and mattered)
+    tokens: Estimate  # seat 0's final purse with the option minus with the eager one, paired
 
 
 @dataclass
@@ -113,6 +114,13 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
     return data
 
 
+def _paired(diff: np.ndarray[Any, np.dtype[np.float64]]) -> Estimate:
+    """The mean of paired differences, with its normal 95% interval."""
+    mean = float(diff.mean())
+    half = Z95 * float(diff.std(ddof=1)) / math.sqrt(len(diff))
+    return Estimate(mean, mean - half, mean + half)
+
+
 def choice_values(setup: Setup, games: int) -> list[ChoiceValue]:
     """For each decision (and roll in view), seat 0 trying the non-eager option, on paired games."""
     eager = fast_tables("eager", setup.ruleset, setup.players)
@@ -127,8 +135,7 @@ def choice_values(setup: Setup, games: int) -> list[ChoiceValue]:
             tables[0, row, col] = 1 - eager[0, row, col]
             tried = fast.run_batch(setup, tables, 0, games)
             diff = (tried.winner == 0).astype(np.float64) - base_win
-            mean = float(diff.mean())
-            half = Z95 * float(diff.std(ddof=1)) / math.sqrt(games)
+            purse = (tried.purse[:, 0] - base.purse[:, 0]).astype(np.float64)
             # games where the decision never arose are identical to the eager ones
             changed = float(np.mean(np.any(tried.position != base.position, axis=1)))
             options = decision.options
@@ -138,8 +145,9 @@ def choice_values(setup: Setup, games: int) -> list[ChoiceValue]:
                     face=face,
                     option=options[tables[0, row, col]],
                     eager_option=options[eager[0, row, col]],
-                    gain=Estimate(mean, mean - half, mean + half),
+                    gain=_paired(diff),
                     changed=changed,
+                    tokens=_paired(purse),
                 )
             )
     return values

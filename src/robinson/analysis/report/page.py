@@ -87,10 +87,11 @@ def _choices_table(w: ReportWords, data: ReportData) -> str:
         [html.escape(figures.choice_label(w, c)), w.num(100 * c.gain.value, signed=True),
          w.text("report.interval", low=w.num(100 * c.gain.low, signed=True),
                 high=w.num(100 * c.gain.high, signed=True)),
-         w.pct(c.changed, 1)]
+         w.pct(c.changed, 1), num_ci(w, c.tokens.to_json(), 3)]
         for c in data.choices
     ]  # fmt: skip
-    head = [w.text(f"report.th.{k}") for k in ("decision_seat0", "delta", "interval", "changed")]
+    head = [w.text(f"report.th.{k}")
+            for k in ("decision_seat0", "delta", "interval", "changed", "tokens")]  # fmt: skip
     return table(head, rows)
 
 
