@@ -15,7 +15,16 @@ from typing import Any
 
 from robinson.rl.registration import register_when_gymnasium_loads
 
-__all__ = ["ACTIONS", "PawnPosition", "Score", "SingleAgentEnv", "aec_env", "encode", "score"]
+__all__ = [
+    "ACTIONS",
+    "PawnPosition",
+    "Score",
+    "SingleAgentEnv",
+    "TokenScore",
+    "aec_env",
+    "encode",
+    "score",
+]
 
 _WHERE = {
     "ACTIONS": "robinson.rl.match",
@@ -25,6 +34,7 @@ _WHERE = {
     "PawnPosition": "robinson.rl.scoring",
     "Score": "robinson.rl.scoring",
     "score": "robinson.rl.scoring",
+    "TokenScore": "robinson.rl.tokens",
 }
 
 

@@ -32,7 +32,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,8 @@ from robinson.engine import (
     Ruleset,
     State,
 )
+from robinson.rl.tokens import DEFAULT_GAMES as TOKEN_GAMES
+from robinson.rl.tokens import TokenScore, score_tokens
 
 OPPONENTS = ("eager", "optimal", "random")
 _MAX_SWEEPS = 100_000
@@ -130,6 +132,33 @@ class Score:
         return sum(self.p_win) / len(self.p_win)
 
 
+@overload
+def score(
+    policy: Policy,
+    players: int = ...,
+    edition: str = ...,
+    *,
+    opponents: str = ...,
+    best: bool = ...,
+    objective: Literal["win"] = ...,
+    **ruleset: Any,
+) -> Score: ...
+
+
+@overload
+def score(
+    policy: Policy,
+    players: int = ...,
+    edition: str = ...,
+    *,
+    opponents: str = ...,
+    objective: Literal["tokens"],
+    games: int = ...,
+    seed: int = ...,
+    **ruleset: Any,
+) -> TokenScore: ...
+
+
 def score(
     policy: Policy,
     players: int = 2,
@@ -137,11 +166,23 @@ def score(
     *,
     opponents: str = "eager",
     best: bool = True,
+    objective: str = "win",
+    games: int = TOKEN_GAMES,
+    seed: int = 0,
     **ruleset: Any,
-) -> Score:
+) -> Score | TokenScore:
     """The exact chance that `policy` wins from each seat against `opponents` (module doc).
     `best=False` skips the best response (half the work). 4 players take a while: about
-    1.2 million calls of `policy` and two solves of a 4.9-million-state chain."""
+    1.2 million calls of `policy` and two solves of a 4.9-million-state chain.
+
+    `objective="tokens"`: the final purse change instead, measured on `games` paired engine
+    games per seat from `seed` (`robinson.rl.tokens`; money is not in the exact chain)."""
+    if objective == "tokens":
+        return score_tokens(
+            policy, players, edition, opponents=opponents, games=games, seed=seed, **ruleset
+        )
+    if objective != "win":
+        raise RobinsonError(f"objective must be 'win' or 'tokens', got {objective!r}")
     began = time.perf_counter()
     rules = Ruleset(edition, **ruleset)
     if type(players) is not int or not MIN_PLAYERS <= players <= EXACT_MAX_PLAYERS:
