@@ -23,12 +23,14 @@ __all__ = [
     "TokenScore",
     "aec_env",
     "encode",
+    "feature_names",
     "score",
 ]
 
 _WHERE = {
     "ACTIONS": "robinson.rl.match",
     "encode": "robinson.rl.match",
+    "feature_names": "robinson.rl.match",
     "aec_env": "robinson.rl.aec",
     "SingleAgentEnv": "robinson.rl.single",
     "PawnPosition": "robinson.rl.scoring",
