@@ -58,3 +58,18 @@ def test_bad_objectives_and_games_are_clear_errors() -> None:
         score(eager, 2, objective="money")  # type: ignore[call-overload]
     with pytest.raises(RobinsonError, match="games must be a whole number of at least 2"):
         score(eager, 2, objective="tokens", games=1)
+
+
+def test_a_batched_policy_gets_every_position_at_once_and_scores_the_same() -> None:
+    calls: list[int] = []
+
+    def batch(positions: list[PawnPosition]) -> list[str]:
+        calls.append(len(positions))
+        return [stays_on_the_tree_after_a_1(p) for p in positions]
+
+    batched = score(batch, 3, best=False, batched=True)
+    plain = score(stays_on_the_tree_after_a_1, 3, best=False)
+    assert batched.p_win == plain.p_win
+    assert len(calls) == 3 and calls[0] < calls[1] < calls[2]  # one call per living count
+    with pytest.raises(RobinsonError, match=r"answers each of the \d+ positions it is given"):
+        score(lambda positions: ["move"], 2, best=False, batched=True)

@@ -141,6 +141,7 @@ def score(
     opponents: str = ...,
     best: bool = ...,
     objective: Literal["win"] = ...,
+    batched: bool = ...,
     **ruleset: Any,
 ) -> Score: ...
 
@@ -169,6 +170,7 @@ def score(
     objective: str = "win",
     games: int = TOKEN_GAMES,
     seed: int = 0,
+    batched: bool = False,
     **ruleset: Any,
 ) -> Score | TokenScore:
     """The exact chance that `policy` wins from each seat against `opponents` (module doc).
@@ -176,7 +178,10 @@ def score(
     1.2 million calls of `policy` and two solves of a 4.9-million-state chain.
 
     `objective="tokens"`: the final purse change instead, measured on `games` paired engine
-    games per seat from `seed` (`robinson.rl.tokens`; money is not in the exact chain)."""
+    games per seat from `seed` (`robinson.rl.tokens`; money is not in the exact chain).
+
+    `batched=True`: `policy` takes a list of positions and returns a list of answers, one call
+    per number of living players instead of one per position (a vectorised agent)."""
     if objective == "tokens":
         return score_tokens(
             policy, players, edition, opponents=opponents, games=games, seed=seed, **ruleset
@@ -197,7 +202,7 @@ def score(
     trees = build_turn_trees(rules)
     flat = flatten(trees)
     held = reachable_codes(trees)
-    learner = [_tabulate(policy, rules, flat, held, m) for m in range(1, players + 1)]
+    learner = [_tabulate(policy, rules, flat, held, m, batched) for m in range(1, players + 1)]
     rivals = [_opponent_table(opponents, rules, players, flat, m) for m in range(1, players + 1)]
     p_win, worst = _solve(trees, flat, learner, rivals, players, best=False)
     top: tuple[float, ...] | None = None
@@ -246,18 +251,36 @@ def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, .
 
 
 def _tabulate(
-    policy: Policy, ruleset: Ruleset, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
+    policy: Policy,
+    ruleset: Ruleset,
+    flat: FlatTurns,
+    held: npt.NDArray[np.bool_],
+    m: int,
+    batched: bool = False,
 ) -> npt.NDArray[np.float64]:
-    """table[d, r]: the probability that the learner takes the eager option at decision d."""
+    """table[d, r]: the probability that the learner takes the eager option at decision d. A
+    batched policy gets every position of m living pawns in one list and answers with a list."""
     table = np.ones((max(len(flat.keys), 1), codes.K ** (m - 1)))
     square_of = codes.SQUARE_OF_CODE
+    cells: list[tuple[int, int, Phase, PawnPosition]] = []
     for r, combo in _others(m, held):
         others = tuple((square_of[c], int(codes.has_skip(c))) for c in combo)
         for d, (kind, roll) in enumerate(flat.keys):
             phase = DECISION_KINDS[kind]
             square = ruleset.board.square_of(DECISION_OF[phase].effect)
-            position = PawnPosition(phase.value, roll or None, square, others)
-            table[d, r] = _eager_share(policy(position), phase, position)
+            cells.append((d, r, phase, PawnPosition(phase.value, roll or None, square, others)))
+    if batched:
+        batch: Callable[[list[PawnPosition]], Any] = policy  # type: ignore[assignment]
+        answers = list(batch([cell[3] for cell in cells])) if cells else []
+        if len(answers) != len(cells):
+            raise RobinsonError(
+                f"a batched policy answers each of the {len(cells)} positions it is given,"
+                f" got {len(answers)} answers"
+            )
+    else:
+        answers = [policy(cell[3]) for cell in cells]
+    for (d, r, phase, position), answer in zip(cells, answers, strict=True):
+        table[d, r] = _eager_share(answer, phase, position)
     return table
 
 
