@@ -185,3 +185,19 @@ def test_the_readers_questions_are_answered_with_their_method(data: ReportData) 
     assert died == sorted(died) and home == sorted(home)
     assert died[-1] <= alone.p_death + 1e-12 and home[-1] <= alone.p_finish + 1e-12
     assert alone.p_death - died[-1] < 0.01  # 40 turns hold nearly every death
+
+
+def test_each_moving_square_taken_away_on_the_same_dice(data: ReportData) -> None:
+    by_square = {x.square: x for x in data.without}
+    assert sorted(by_square) == [4, 7, 12, 20, 23, 25, 36, 42]
+    # Eager moves on from the shipwreck and the tree: without them, the very same games.
+    for square in (4, 7):
+        x = by_square[square]
+        assert (x.rounds.value, x.someone_dies.value, x.edge.value) == (0.0, 0.0, 0.0)
+    # Without the gallows nobody dies: the change is minus the full board's deaths, the same
+    # games as the 4-player row of the table sizes.
+    four = next(t for t in data.table_sizes if t.players == 4)
+    assert by_square[42].someone_dies.value == pytest.approx(-four.someone_dies.value, abs=1e-12)
+    # Without the canoe's jump games last longer.
+    assert by_square[23].rounds.low > 0
+    assert not [name for name in EDITIONS if "variant" in name]  # the registry is left clean

@@ -28,9 +28,11 @@ from robinson.analysis.report.exact import (
 from robinson.analysis.report.questions import (
     Edge,
     TableSize,
+    WithoutSquare,
     death_by_turn,
     first_player_edge,
     table_sizes,
+    without_squares,
 )
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
@@ -76,6 +78,7 @@ class ReportData:
     table_sizes: list[TableSize] = field(default_factory=list)
     edges: dict[str, dict[int, Edge]] = field(default_factory=dict)
     deaths: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
+    without: list[WithoutSquare] = field(default_factory=list)
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -105,6 +108,7 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
     data.table_sizes = table_sizes(games, seed)
     data.edges = first_player_edge(games, seed)
     data.deaths = death_by_turn()
+    data.without = without_squares(games, seed)
     say("the value of each choice, exactly")
     data.exact = exact_choices()
     data.exact_two = exact_p_win("standard")

@@ -192,12 +192,26 @@ def _questions(w: ReportWords, data: ReportData) -> str:
             cells.append(cell)
         edge_rows.append(cells)
     chart = img(figures.death_by_turn(w, data.deaths), w.text("report.fig.death.title"))
+    square_head = [w.text(f"report.th.{k}") for k in ("removed", "d_rounds", "d_dies", "d_edge")]
+    square_rows = [
+        [html.escape(f"{x.square} ({w.t.gettext(f'square.{x.square}.title')})"),
+         num_ci(w, x.rounds.to_json(), 3), num_ci(w, _points(x.someone_dies), 2),
+         num_ci(w, _points(x.edge), 2)]
+        for x in data.without
+    ]  # fmt: skip
     return (
         table(head, rows)
         + f"<p>{w.html('report.questions.edge')}</p>"
         + table(edge_head, edge_rows)
         + chart
+        + f"<p>{w.html('report.questions.squares', games=w.count(data.games))}</p>"
+        + table(square_head, square_rows)
     )
+
+
+def _points(e: Any) -> dict[str, Any]:
+    """An estimate of a share as percentage points, for `num_ci`."""
+    return {"value": 100 * e.value, "ci95": [100 * e.low, 100 * e.high]}
 
 
 def render(data: ReportData, lang: str = "en") -> str:
