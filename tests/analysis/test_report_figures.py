@@ -201,3 +201,19 @@ def test_each_moving_square_taken_away_on_the_same_dice(data: ReportData) -> Non
     # Without the canoe's jump games last longer.
     assert by_square[23].rounds.low > 0
     assert not [name for name in EDITIONS if "variant" in name]  # the registry is left clean
+
+
+def test_comebacks_follow_the_sole_leader_round_by_round(data: ReportData) -> None:
+    from robinson.analysis.report.comebacks import COMEBACK_ROUNDS, _sole_leader
+    from robinson.engine import Phase, Player, State
+
+    c = data.comebacks
+    assert c is not None and c.games == GAMES and list(c.leader_wins) == list(COMEBACK_ROUNDS)
+    for e in c.leader_wins.values():
+        assert 0 <= e.low <= e.value <= e.high <= 1
+    # After a single round the leader's edge is small; the lead changes a few times a game.
+    assert 0.1 < c.leader_wins[1].value < 0.5 and 0.5 < c.lead_changes < 6
+    rs = Ruleset("standard")
+    ahead = State(rs, (Player(9), Player(12), Player(42, alive=False)), 0, 0, Phase.ROLL)
+    tied = State(rs, (Player(12), Player(12), Player(3)), 0, 0, Phase.ROLL)
+    assert _sole_leader(ahead) == 1 and _sole_leader(tied) is None  # the dead lead nobody

@@ -19,6 +19,7 @@ import numpy as np
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.single import single_figures
 from robinson.analysis.headline import headline, solitaires
+from robinson.analysis.report.comebacks import COMEBACK_GAMES, Comebacks, comebacks
 from robinson.analysis.report.exact import (
     ExactChoices,
     exact_choices,
@@ -28,12 +29,11 @@ from robinson.analysis.report.exact import (
 from robinson.analysis.report.questions import (
     Edge,
     TableSize,
-    WithoutSquare,
     death_by_turn,
     first_player_edge,
     table_sizes,
-    without_squares,
 )
+from robinson.analysis.report.variants import WithoutSquare, without_squares
 from robinson.analysis.sim import fast
 from robinson.analysis.sim.batch import Setup
 from robinson.analysis.sim.policies import DECISION_ROWS, fast_tables
@@ -79,6 +79,7 @@ class ReportData:
     edges: dict[str, dict[int, Edge]] = field(default_factory=dict)
     deaths: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
     without: list[WithoutSquare] = field(default_factory=list)
+    comebacks: Comebacks | None = None
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -109,6 +110,7 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
     data.edges = first_player_edge(games, seed)
     data.deaths = death_by_turn()
     data.without = without_squares(games, seed)
+    data.comebacks = comebacks(min(games, COMEBACK_GAMES), seed)
     say("the value of each choice, exactly")
     data.exact = exact_choices()
     data.exact_two = exact_p_win("standard")

@@ -206,7 +206,19 @@ def _questions(w: ReportWords, data: ReportData) -> str:
         + chart
         + f"<p>{w.html('report.questions.squares', games=w.count(data.games))}</p>"
         + table(square_head, square_rows)
+        + _comebacks(w, data)
     )
+
+
+def _comebacks(w: ReportWords, data: ReportData) -> str:
+    c = data.comebacks
+    if c is None:
+        return ""
+    note = w.html("report.questions.comebacks", games=w.count(c.games),
+                  changes=w.num(c.lead_changes, 2))  # fmt: skip
+    head = [w.text("report.th.after_rounds"), w.text("report.th.leader_wins")]
+    rows = [[str(k), pct_ci(w, e.to_json())] for k, e in c.leader_wins.items()]
+    return f"<p>{note}</p>" + table(head, rows)
 
 
 def _points(e: Any) -> dict[str, Any]:
