@@ -55,6 +55,7 @@ from robinson.engine import (
     Ruleset,
     State,
 )
+from robinson.rl.regret import Regret, regret_table
 from robinson.rl.tokens import DEFAULT_GAMES as TOKEN_GAMES
 from robinson.rl.tokens import TokenScore, score_tokens
 
@@ -121,6 +122,8 @@ class Score:
     best: tuple[float, ...] | None  # the best response's chance from seat i
     residual: float  # largest Bellman residual over every chain solved
     seconds: float
+    # regret[m - 1]: where the policy loses with m living players (`score(..., regret=True)`).
+    regret: tuple[Regret, ...] | None = None
 
     @property
     def converged(self) -> bool:
@@ -142,6 +145,7 @@ def score(
     best: bool = ...,
     objective: Literal["win"] = ...,
     batched: bool = ...,
+    regret: bool = ...,
     **ruleset: Any,
 ) -> Score: ...
 
@@ -171,6 +175,7 @@ def score(
     games: int = TOKEN_GAMES,
     seed: int = 0,
     batched: bool = False,
+    regret: bool = False,
     **ruleset: Any,
 ) -> Score | TokenScore:
     """The exact chance that `policy` wins from each seat against `opponents` (module doc).
@@ -181,7 +186,9 @@ def score(
     games per seat from `seed` (`robinson.rl.tokens`; money is not in the exact chain).
 
     `batched=True`: `policy` takes a list of positions and returns a list of answers, one call
-    per number of living players instead of one per position (a vectorised agent)."""
+    per number of living players instead of one per position (a vectorised agent).
+
+    `regret=True` (with `best`): `Score.regret`, where the policy loses (`robinson.rl.regret`)."""
     if objective == "tokens":
         return score_tokens(
             policy, players, edition, opponents=opponents, games=games, seed=seed, **ruleset
@@ -204,12 +211,22 @@ def score(
     held = reachable_codes(trees)
     learner = [_tabulate(policy, rules, flat, held, m, batched) for m in range(1, players + 1)]
     rivals = [_opponent_table(opponents, rules, players, flat, m) for m in range(1, players + 1)]
-    p_win, worst = _solve(trees, flat, learner, rivals, players, best=False)
+    if regret and not best:
+        raise RobinsonError("regret=True needs the best response (best=True)")
+    p_win, worst, _ = _solve(trees, flat, learner, rivals, players, best=False)
     top: tuple[float, ...] | None = None
+    tables: tuple[Regret, ...] | None = None
     if best:
-        top, worst_best = _solve(trees, flat, learner, rivals, players, best=True)
+        top, worst_best, chains = _solve(trees, flat, learner, rivals, players, best=True)
         worst = max(worst, worst_best)
-    return Score(players, rules.edition, opponents, p_win, top, worst, time.perf_counter() - began)
+        if regret:
+            tables = tuple(
+                regret_table(flat, chains[m - 1], chains[m - 2] if m > 1 else np.zeros((1, 1)),
+                             learner[m - 1], rivals[m - 1], _others(m, held))
+                for m in range(1, players + 1)
+            )  # fmt: skip
+    seconds = time.perf_counter() - began
+    return Score(players, rules.edition, opponents, p_win, top, worst, seconds, tables)
 
 
 def _solve(
@@ -219,12 +236,13 @@ def _solve(
     rivals: list[npt.NDArray[np.float64]],
     players: int,
     best: bool,
-) -> tuple[tuple[float, ...], float]:
+) -> tuple[tuple[float, ...], float, list[npt.NDArray[np.float64]]]:
     """Solve the chains of 1..players living players in turn; the learner's chances from the
-    start, and the largest Bellman residual."""
+    start, the largest Bellman residual, and the values of every chain."""
     vsub = np.zeros((1, 1))
     worst = 0.0
     threads = os.cpu_count() or 1
+    chains = []
     for m in range(1, players + 1):
         v = np.zeros((codes.K**m, m))
         # The mover decides as the learner in his own column (or at his best: best response),
@@ -234,7 +252,8 @@ def _solve(
         solved = solve_stages(solve_order(trees, m), model, TOLERANCE, _MAX_SWEEPS, threads)
         worst = max(worst, solved.residual)
         vsub = v
-    return tuple(float(x) for x in vsub[0]), worst
+        chains.append(v)
+    return tuple(float(x) for x in vsub[0]), worst, chains
 
 
 def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, ...]]]:
