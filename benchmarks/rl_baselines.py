@@ -9,13 +9,16 @@ Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
 - `heuristic`: the project's heuristic bot (progress and money of where each option leaves him);
 - `tabular-win`, `tabular-tokens`: Monte Carlo control on (decision, roll in view, square),
   epsilon-greedy, trained on `--train` engine games against the opponents with that reward, then
-  played greedily.
+  played greedily;
+- `--mcts 100,400`: OpenSpiel's `MCTSBot` (UCT c = 2, random rollouts) with that many
+  simulations per decision, scored through `robinson.rl.openspiel.bot_policy`; win objective
+  only (a tokens score would ask it thousands of times per game set: hours).
 
 Columns: win, the exact mean chance over the seats (`score`, with the best response against the
 same opponents: `gap` is how many points the agent leaves, mean over seats); tokens, the mean final
 purse change and the paired gain over eager with its 95% interval (`score(objective="tokens")`,
 `--games` games per seat). No exact optimum exists for tokens (money is not in the chain), so
-its gap is to eager, not to the best. MCTS and policy-gradient baselines are not here (yet).
+its gap is to eager, not to the best. A policy-gradient baseline is not here (yet).
 """
 
 from __future__ import annotations
@@ -100,6 +103,21 @@ def tabular(
     return greedy
 
 
+def mcts(edition: str, players: int, simulations: int, seed: int) -> Policy:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as open_spiel_mcts
+
+    from robinson.rl.openspiel import bot_policy
+
+    game = pyspiel.load_game("python_robinson", {"players": players, "edition": edition})
+    rollouts = open_spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = open_spiel_mcts.MCTSBot(
+        game, 2.0, simulations, rollouts, solve=False, random_state=np.random.RandomState(seed)
+    )
+    return bot_policy(bot, game)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", default="2,3", help="table sizes, comma-separated (2 to 4)")
@@ -108,6 +126,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=1000, help="paired games per seat (tokens)")
     p.add_argument("--train", type=int, default=4000, help="training games of the tabular agents")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--mcts", default="", help="MCTS simulations per decision, e.g. 100,400")
     args = p.parse_args()
     ruleset = Ruleset(args.edition)
     print(f"edition {args.edition}, opponents {args.opponents}, tokens on {args.games:,} paired"
@@ -126,9 +145,16 @@ def main() -> None:
                 ruleset, players, reward, args.train, args.seed, args.opponents
             )
             print(f"{'':>7}  (trained tabular-{reward} in {time.perf_counter() - began:.1f} s)")
+        for sims in (int(x) for x in args.mcts.split(",") if x):
+            agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
         for name, policy in agents.items():
             began = time.perf_counter()
             win = score(policy, players, args.edition, opponents=args.opponents)
+            if name.startswith("mcts"):
+                gap = 100 * sum(b - w for b, w in zip(win.best or (), win.p_win, strict=True))
+                print(f"{players:>7}  {name:<15} {win.mean:>8.5f} {gap / players:>11.5f}"
+                      f" {'-':>8} {'-':>27} {time.perf_counter() - began:>8.1f}")  # fmt: skip
+                continue
             assert win.best is not None
             gap = 100 * sum(b - w for b, w in zip(win.best, win.p_win, strict=True)) / players
             tokens = score(policy, players, args.edition, opponents=args.opponents,
