@@ -167,13 +167,16 @@ def _found(w: ReportWords, data: ReportData) -> str:
 def _questions(w: ReportWords, data: ReportData) -> str:
     """The table sizes' length, deaths and purses, then the first player's edge by edition."""
     head = [w.text("report.th.players"), w.text("report.th.rounds"),
-            w.text("report.th.rounds_range"), w.text("report.th.minutes"),
+            w.text("report.th.rounds_range"), w.text("report.th.turns_all"),
+            w.text("report.th.minutes"),
             w.text("report.th.someone_dies"), w.text("report.th.profit"),
             w.text("report.th.purse_range")]  # fmt: skip
     rows = []
     for t in data.table_sizes:
         rows.append([
             str(t.players), w.num(t.rounds_mean, 1), " / ".join(str(x) for x in t.rounds),
+            w.num(t.turns, 2) + (f" <span class=note>({w.text('report.fig.exact_method')})"
+                                 "</span>" if t.turns_exact else ""),
             w.num(t.minutes, 0), pct_ci(w, t.someone_dies.to_json()),
             pct_ci(w, t.profit.to_json()), " / ".join(str(x) for x in t.purse),
         ])  # fmt: skip

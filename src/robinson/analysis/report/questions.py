@@ -1,8 +1,9 @@
 """The questions a reader asks, answered with their method (all eager play):
 
-- how long a game of 2 to 8 lasts, in rounds (the winner's turns, games somebody won) and in
-  minutes at a table (every seat's turns, every game; simulated; the minutes assume
-  `SECONDS_PER_TURN`, a pace no rule or source gives);
+- how long a game of 2 to 8 lasts, in rounds (the winner's turns, games somebody won;
+  simulated) and in every seat's turns and minutes at a table (exact for 2 and 3 players,
+  `analysis/length.py`, simulated beyond; the minutes assume `SECONDS_PER_TURN`, a pace no rule
+  or source gives);
 - the chance that somebody dies (simulated) and, for one pawn, of being dead by each turn
   (exact: the one-player chain, `exact/single.py`);
 - the final purse: its spread and the chance to end in profit (more than `start_tokens`;
@@ -23,6 +24,7 @@ import numpy.typing as npt
 
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.single import turn_matrices
+from robinson.analysis.length import EXACT_LENGTH_PLAYERS, expected_turns
 from robinson.analysis.odds import tables
 from robinson.analysis.report.exact import opening_chances
 from robinson.analysis.sim import fast
@@ -50,6 +52,8 @@ class TableSize:
     rounds_mean: float
     rounds: tuple[int, int, int]  # 10th percentile, median, 90th percentile
     minutes: float  # mean turns of all seats x SECONDS_PER_TURN
+    turns: float  # every seat's turns, mean: exact where `length.py` reaches, else simulated
+    turns_exact: bool
     someone_dies: Estimate
     profit: Estimate  # share of players ending with more than they started with
     purse: tuple[int, int, int]  # final purse: 10th percentile, median, 90th percentile
@@ -75,12 +79,16 @@ def table_sizes(games: int, seed: int) -> list[TableSize]:
         rounds = batch.winner_turns[batch.winner >= 0]  # the rounds of a game somebody won
         purse = batch.purse[kept].reshape(-1)
         dead = ~batch.alive[kept]
+        exact = n <= EXACT_LENGTH_PLAYERS
+        turns = expected_turns(rules, n) if exact else float(batch.turns[kept].mean())
         found.append(
             TableSize(
                 players=n,
                 rounds_mean=float(rounds.mean()),
                 rounds=_deciles(rounds),
-                minutes=float(batch.turns[kept].mean()) * SECONDS_PER_TURN / 60,
+                minutes=turns * SECONDS_PER_TURN / 60,
+                turns=turns,
+                turns_exact=exact,
                 someone_dies=proportion(int(dead.any(axis=1).sum()), int(kept.sum())),
                 profit=proportion(int((purse > rules.start_tokens).sum()), purse.size),
                 purse=_deciles(purse),
