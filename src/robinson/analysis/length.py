@@ -17,6 +17,8 @@ left out: this module builds its transitions in Python.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,9 +58,25 @@ def _eager_turn(flat: FlatTurns, c: int) -> dict[int, float]:
     return out
 
 
+@dataclass(frozen=True)
+class EagerChain:
+    """The chains of players, players - 1, ..., 1 living pawns under eager play: `index` of each
+    state (the codes from the mover), `q[i, j]` the chance that a turn from state i leads to
+    state j (the game going on), and per held code the turn's end (`turns`)."""
+
+    index: dict[tuple[int, ...], int]
+    q: Any  # scipy csr_array, n x n
+    flat: FlatTurns
+    held: list[int]
+
+    @property
+    def opening(self) -> int:
+        players = len(next(iter(self.index)))
+        return self.index[(0,) * players]
+
+
 @functools.lru_cache(maxsize=8)
-def expected_turns(ruleset: Ruleset, players: int) -> float:
-    """Every seat's turns from the opening until the game ends, in expectation (1..3 players)."""
+def eager_chain(ruleset: Ruleset, players: int) -> EagerChain:
     if not 1 <= players <= EXACT_LENGTH_PLAYERS:
         raise ValueError(f"the exact length covers 1 to {EXACT_LENGTH_PLAYERS} players")
     trees = build_turn_trees(ruleset)
@@ -91,13 +109,35 @@ def expected_turns(ruleset: Ruleset, players: int) -> float:
             cols.append(index[(*after, end)])
             probs.append(p)
     n = len(index)
-    q = csr_array((probs, (rows, cols)), shape=(n, n))
-    # t = 1 + Q t by iteration: Q is substochastic (every game ends), so t_k rises to t; a
-    # direct LU solve fills in far too much for 3 players.
-    t: npt.NDArray[np.float64] = np.zeros(n)
+    return EagerChain(index, csr_array((probs, (rows, cols)), shape=(n, n)), flat, held)
+
+
+def fixed_point(step: Any, n: int) -> npt.NDArray[np.float64]:
+    """x = step(x) by iteration from 0: `step` is x -> b + (Q or Q^T) x with Q substochastic
+    (every game ends), so the iterates rise to the solution; a direct LU solve of the 3-player
+    system fills in far too much."""
+    x: npt.NDArray[np.float64] = np.zeros(n)
     for _ in range(MAX_ITERATIONS):
-        after = 1.0 + q @ t
-        if float(np.max(np.abs(after - t))) <= TOLERANCE * float(np.max(after)):
-            return float(after[index[(0,) * players]])
-        t = after
-    raise RuntimeError(f"the expected length did not converge in {MAX_ITERATIONS} iterations")
+        after = step(x)
+        if float(np.max(np.abs(after - x))) <= TOLERANCE * float(np.max(after)):
+            return after  # type: ignore[no-any-return]
+        x = after
+    raise RuntimeError(f"no convergence in {MAX_ITERATIONS} iterations")
+
+
+@functools.lru_cache(maxsize=8)
+def expected_turns(ruleset: Ruleset, players: int) -> float:
+    """Every seat's turns from the opening until the game ends, in expectation (1..3 players)."""
+    chain = eager_chain(ruleset, players)
+    t = fixed_point(lambda x: 1.0 + chain.q @ x, len(chain.index))
+    return float(t[chain.opening])
+
+
+def visits(ruleset: Ruleset, players: int) -> npt.NDArray[np.float64]:
+    """The expected number of turns begun in each state of `eager_chain`, from the opening:
+    the occupation measure x = e0 + Q^T x."""
+    chain = eager_chain(ruleset, players)
+    start = np.zeros(len(chain.index))
+    start[chain.opening] = 1.0
+    qt = chain.q.T.tocsr()
+    return fixed_point(lambda x: start + qt @ x, len(chain.index))

@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from robinson.analysis.arising import Arising, arising
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.single import single_figures
 from robinson.analysis.headline import headline, solitaires
+from robinson.analysis.length import EXACT_LENGTH_PLAYERS
 from robinson.analysis.report.comebacks import COMEBACK_GAMES, Comebacks, comebacks
 from robinson.analysis.report.exact import (
     ExactChoices,
@@ -80,6 +82,7 @@ class ReportData:
     deaths: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
     without: list[WithoutSquare] = field(default_factory=list)
     comebacks: Comebacks | None = None
+    arising: dict[int, tuple[Arising, ...]] = field(default_factory=dict)  # standard, exact
 
 
 def collect(games: int, seed: int, progress: Progress | None = None) -> ReportData:
@@ -114,6 +117,7 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
     say("the value of each choice, exactly")
     data.exact = exact_choices()
     data.exact_two = exact_p_win("standard")
+    data.arising = {n: arising(Ruleset("standard"), n) for n in (2, EXACT_LENGTH_PLAYERS)}
     say("the value of each choice over whole games")
     data.choice_games = games
     data.choices = choice_values(Setup(Ruleset("standard"), 2, seed=seed), games)

@@ -229,6 +229,26 @@ def _points(e: Any) -> dict[str, Any]:
     return {"value": 100 * e.value, "ci95": [100 * e.low, 100 * e.high]}
 
 
+def _arising_table(w: ReportWords, data: ReportData) -> str:
+    """Per decision and table size: how often it arises, and the other option's weighted
+    value (`analysis/arising.py`)."""
+    if not data.arising:
+        return ""
+    sizes = sorted(data.arising)
+    head = [w.text("report.th.decision_two")]
+    for n in sizes:
+        head += [w.text("report.th.arises", n=n), w.text("report.th.weighted", n=n)]
+    rows = []
+    for k, first in enumerate(data.arising[sizes[0]]):
+        row = [html.escape(f"{w.at(first.square, first.roll)}: {w.option(first.option)}")]
+        for n in sizes:
+            a = data.arising[n][k]
+            row += [w.num(a.per_game, 3), w.num(100 * a.gain, 2, signed=True)]
+        rows.append(row)
+    note = w.html("report.exact.weighted")
+    return f"<p>{note}</p>" + table(head, rows)
+
+
 def render(data: ReportData, lang: str = "en") -> str:
     """The page in `lang` (lv, cs, ca, en): headings, notes, tables and plots."""
     w = ReportWords(lang)
@@ -267,7 +287,7 @@ def render(data: ReportData, lang: str = "en") -> str:
                 start=30)),
         ("exact",
          (img(figures.exact_choices(w, data.exact), w.text("report.exact.title"))
-          + _exact_table(w, data)) if data.exact else "",
+          + _exact_table(w, data) + _arising_table(w, data)) if data.exact else "",
          w.html("report.exact.note", label=f"<b>{w.html('report.exact.label')}</b>",
                 command=analyze, without=html.escape(without),
                 optimal="<code>robinson analyze --policy optimal</code>")),
