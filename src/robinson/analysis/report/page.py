@@ -235,7 +235,7 @@ def _arising_table(w: ReportWords, data: ReportData) -> str:
     if not data.arising:
         return ""
     sizes = sorted(data.arising)
-    head = [w.text("report.th.decision_two")]
+    head = [w.text("report.th.decision")]
     for n in sizes:
         head += [w.text("report.th.arises", n=n), w.text("report.th.weighted", n=n)]
     rows = []
