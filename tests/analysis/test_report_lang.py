@@ -17,7 +17,17 @@ from robinson.cli import build_parser
 from robinson.engine import RobinsonError
 from robinson.i18n import LANGUAGES, Translator
 
-SECTIONS = ("lengths", "editions", "seats", "heatmap", "purses", "exact", "sim")
+SECTIONS = (
+    "found",
+    "lengths",
+    "editions",
+    "seats",
+    "heatmap",
+    "purses",
+    "questions",
+    "exact",
+    "sim",
+)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +140,7 @@ def test_report_fits_a_phone_screen(pages: dict[str, str], tmp_path: Path) -> No
             assert page.evaluate("window.innerWidth") == PHONE["width"]
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             rights = page.evaluate("[...document.images].map(i => i.getBoundingClientRect().right)")
-            assert len(rights) == 7 and max(rights) <= PHONE["width"]
+            assert len(rights) == 8 and max(rights) <= PHONE["width"]
             boxes = page.evaluate(
                 "[...document.querySelectorAll('.scroll')].map(b => "
                 "[b.scrollWidth > b.clientWidth, getComputedStyle(b).overflowX])"

@@ -91,7 +91,7 @@ def test_report_is_one_self_contained_page_of_readable_plots(tmp_path: Path) -> 
     assert list((tmp_path / "out").iterdir()) == [page]  # nothing else to carry along
     assert not re.search(r'src="(?!data:)', html)  # no external images or scripts
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
-    assert len(images) == 7
+    assert len(images) == 8
     for data in images:
         png = base64.b64decode(data)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"

@@ -73,3 +73,50 @@ def test_bad_parameters_are_clear_errors() -> None:
         pyspiel.load_game("python_robinson", {"edition": "xx"})
     with pytest.raises(RobinsonError, match="2 to 8 players"):
         pyspiel.load_game("python_robinson", {"players": 9})
+
+
+class ForwardBot(pyspiel.Bot):  # type: ignore[misc]
+    """An OpenSpiel bot that always takes the forward option (eager), reading only the state."""
+
+    def __init__(self) -> None:
+        pyspiel.Bot.__init__(self)
+
+    def step(self, state: pyspiel.State) -> int:
+        from robinson.engine import DECISION_OF, OPTIONS
+
+        return OPTIONS.index(DECISION_OF[state.engine.phase].forward)
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+
+def test_an_openspiel_bot_is_scored_through_a_state_at_each_position() -> None:
+    from robinson.rl import score
+    from robinson.rl.openspiel import bot_policy
+    from robinson.rl.scoring import PawnPosition
+
+    game = pyspiel.load_game("python_robinson", {"players": 2})
+    scored = score(bot_policy(ForwardBot(), game), 2, opponents="optimal", best=False)
+
+    def eager(position: PawnPosition) -> str:
+        from robinson.engine import DECISION_OF, Phase
+
+        return DECISION_OF[Phase(position.decision)].forward
+
+    assert scored.p_win == score(eager, 2, opponents="optimal", best=False).p_win
+    # A uniformly random OpenSpiel bot: a legal option at every position, another score.
+    rand = score(bot_policy(pyspiel.make_uniform_random_bot(0, 7), game), 2, best=False)
+    assert rand.p_win != scored.p_win and all(0 < p < 1 for p in rand.p_win)
+
+
+def test_a_state_from_a_position_plays_on_from_there() -> None:
+    from robinson.engine import Phase, Player, Ruleset, State
+
+    game = pyspiel.load_game("python_robinson", {"players": 2})
+    position = State(Ruleset("standard"), (Player(44), Player(3)), 20, 0, Phase.ROLL)
+    state = game.new_state_from(position)
+    assert state.is_chance_node() and not state.is_terminal()
+    state.apply_action(0)  # a 1 from 44: home
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="a game of 2 under 'lv'"):
+        game.new_state_from(State(Ruleset("lv"), position.players, 20, 0, Phase.ROLL))

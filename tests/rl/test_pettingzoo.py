@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the optional extra 'rl' is not installed")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from robinson.engine import EDITIONS, RobinsonError
 from robinson.rl import ACTIONS, aec_env
@@ -152,3 +152,63 @@ def test_bad_actions_and_options_are_clear_errors() -> None:
         aec_env(2, "xx")
     with pytest.raises(RobinsonError, match="2 to 8 players"):
         aec_env(9)
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_pettingzoo_render_test_passes_and_human_mode_prints_the_board(
+    edition: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda render_mode=None: aec_env(3, edition, render_mode=render_mode))
+    env = aec_env(3, edition, render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "Bank" in capsys.readouterr().out
+
+
+def test_max_cycles_truncates_the_agents_still_playing() -> None:
+    # One step, the opening throw: no game ends before everybody's first turn, so all three are
+    # still playing and are truncated, unrewarded, and leave one by one.
+    env = aec_env(3, "standard", max_cycles=1)
+    env.reset(seed=4)
+    env.step(ROLL)
+    raw = env.unwrapped
+    assert not raw.engine_state.over
+    assert all(raw.truncations.values()) and not any(raw.terminations.values())
+    left = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        assert truncated and not terminated and reward == 0.0
+        assert obs["action_mask"].sum() == 0
+        left.append(agent)
+        env.step(None)
+    assert sorted(left) == env.possible_agents and env.agents == []
+
+
+def _stayer(env) -> int:  # type: ignore[no-untyped-def]
+    """Stays on the tree whenever he may (a game can then last long), else the first option."""
+    offered = np.flatnonzero(env.last()[0]["action_mask"])
+    stay = ACTIONS.index("stay")
+    return stay if stay in offered else int(offered[0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_game_ends_or_is_truncated_at_max_cycles(seed: int) -> None:
+    env = aec_env(2, "standard", max_cycles=25)
+    env.reset(seed=seed)
+    steps = 0
+    for _ in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(_stayer(env))
+            steps += 1
+    raw = env.unwrapped
+    assert steps <= 25
+    assert raw.engine_state.over or (steps == 25 and all(raw.truncations.values()))
+
+
+def test_max_cycles_must_be_a_positive_whole_number_or_none() -> None:
+    with pytest.raises(RobinsonError, match="max_cycles must be None or at least 1"):
+        aec_env(2, max_cycles=0)
+    assert aec_env(2, max_cycles=None).unwrapped.max_cycles is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_record(args)
     from robinson.analysis.exact.game import EXACT_MAX_PLAYERS
     from robinson.analysis.exact.summary import analyze
+    from robinson.analysis.headline import headline, sentence
     from robinson.analysis.many import analyze_many
 
     try:
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             figures = analyze_many(ruleset, args.players, args.policy, args.games, args.seed)
         else:
             figures = analyze(ruleset, args.players, args.policy)
+            found = headline(ruleset, args.players)
+            figures["headline"] = {"text": sentence(found), **found}
     except (RobinsonError, ValueError) as e:
         print(f"robinson analyze: {e}", file=sys.stderr)
         return 2
@@ -70,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def simulated_as_text(f: dict[str, Any]) -> str:
+    from robinson.analysis.precision import estimate_text
+
     s = f["single"]
+    low, high = f["p_no_winner_ci95"]
     played = "" if f["policy_played"] == f["policy"] else f" (played as {f['policy_played']})"
     return "\n".join(
         [
@@ -78,11 +85,12 @@ def simulated_as_text(f: dict[str, Any]) -> str:
             f"{played}",
             "",
             f"Win chances, simulated ({f['games']:,} games, seed {f['seed']}, 95% intervals):",
+            # Each to the decimals its interval supports (robinson.analysis.precision).
             *(
-                f"  seat {i}: {_pct(p)}  [{_pct(lo).strip()}, {_pct(hi).strip()}]"
+                f"  seat {i}: {estimate_text(p, lo, hi, 100)} %"
                 for i, (p, (lo, hi)) in enumerate(zip(f["p_win"], f["p_win_ci95"], strict=True))
             ),
-            f"  no winner: {_pct(f['p_no_winner'])}",
+            f"  no winner: {estimate_text(f['p_no_winner'], low, high, 100)} %",
             "",
             "One player alone (exact):",
             f"  reaches 45: {_pct(s['p_finish'])}   dies on 42: {_pct(s['p_death'])}",
@@ -98,11 +106,18 @@ def _pct(x: float) -> str:
 
 def as_text(f: dict[str, Any]) -> str:
     s = f["single"]
+    solitaires = f["headline"]["solitaires"]["p_win"]
     lines = [
         f"Robinson, edition {f['edition']}, {f['players']} player(s), policy {f['policy']}",
         "",
-        "Win chances (seat 0 moves first):",
-        *(f"  seat {i}: {_pct(p)}" for i, p in enumerate(f["p_win"])),
+        "What the solver found (both policies solved exactly, docs/analysis.md):",
+        *textwrap.wrap(f["headline"]["text"], 96, initial_indent="  ", subsequent_indent="  "),
+        "",
+        "Win chances (seat 0 moves first; eager solitaires: the pawns raced apart, no ship swap):",
+        *(
+            f"  seat {i}: {_pct(p)}   solitaires {_pct(q)}"
+            for i, (p, q) in enumerate(zip(f["p_win"], solitaires, strict=True))
+        ),
         f"  no winner: {_pct(f['p_no_winner'])}",
         "",
         "One player alone:",

@@ -1,4 +1,5 @@
-"""`robinson simulate --games N [...]`: estimates from many complete games, with 95% intervals."""
+"""`robinson simulate [--games N] [...]`: estimates from many complete games, with 95% intervals,
+each printed to the decimals its interval supports."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ import json
 import sys
 from typing import Any
 
+from robinson.analysis.precision import estimate_text
 from robinson.analysis.sim import ENGINES
 from robinson.analysis.sim.dice import MASK
 from robinson.bots import BOT_NAMES, make_bot
 from robinson.engine import EDITIONS, MAX_PLAYERS, MIN_PLAYERS, RobinsonError, Ruleset
+
+# About a second of either engine on the 2-core machine: intervals of a tenth of a point or
+# so on the win chances with the fast one, and a quick look with the python one.
+DEFAULT_GAMES = {"fast": 1_000_000, "python": 2_000}
 
 
 def whole_number(low: int, high: int | None) -> Any:
@@ -41,7 +47,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "simulate",
         help="simulate many complete games and estimate win chances, lengths and purses",
     )
-    p.add_argument("--games", type=whole_number(1, None), required=True, metavar="N")
+    p.add_argument(
+        "--games",
+        type=whole_number(1, None),
+        metavar="N",
+        help=f"games to play (default {DEFAULT_GAMES['fast']:,} with the fast engine,"
+        f" {DEFAULT_GAMES['python']:,} with the python one)",
+    )
     p.add_argument("--players", type=whole_number(MIN_PLAYERS, MAX_PLAYERS), default=4, metavar="N")
     add_ruleset_arguments(p)
     p.add_argument(
@@ -60,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         ruleset = Ruleset(args.edition, args.start_tokens, args.stake, args.share)
         setup = Setup(ruleset, args.players, args.first, args.seed)
-        result = simulate(setup, args.games, _policy(args.policy, args.engine), args.engine)
+        games = DEFAULT_GAMES[args.engine] if args.games is None else args.games
+        result = simulate(setup, games, _policy(args.policy, args.engine), args.engine)
     except (RobinsonError, PolicyError, ValueError) as e:
         print(f"robinson simulate: {e}", file=sys.stderr)
         return 2
@@ -78,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _est(e: dict[str, Any], digits: int = 4) -> str:
+def _est(e: dict[str, Any]) -> str:
+    """To the decimals its interval supports (`robinson.analysis.precision`)."""
     low, high = e["ci95"]
-    return f"{e['value']:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    return estimate_text(e["value"], low, high)
 
 
 def _text(d: dict[str, Any]) -> str:
@@ -94,25 +108,25 @@ def _text(d: dict[str, Any]) -> str:
         lines.append(f"{d['truncated']} games cut at the roll limit are left out")
     lines.append("seat  P(win)                     final purse")
     for s, (w, p) in enumerate(zip(d["p_win"], d["mean_purse"], strict=True)):
-        lines.append(f"{s:>4}  {_est(w)}  {_est(p, 2)}")
+        lines.append(f"{s:>4}  {_est(w)}  {_est(p)}")
     t, wt, f, pot = d["turns"], d["winner_turns"], d["friday"], d["pot"]
     lines += [
         f"P(no winner)         {_est(d['p_no_winner'])}",
         f"P(a player dies)     {_est(d['p_death'])}",
-        f"turns, all seats     mean {_est(t['mean'], 2)}, median {t['median']['value']:.0f}, "
+        f"turns, all seats     mean {_est(t['mean'])}, median {t['median']['value']:.0f}, "
         f"90th percentile {t['p90']}",
-        f"turns of the winner  mean {_est(wt['mean'], 2)}, median {wt['median']['value']:.0f}, "
+        f"turns of the winner  mean {_est(wt['mean'])}, median {wt['median']['value']:.0f}, "
         f"90th percentile {wt['p90']}",
         f"Friday bound         {_est(f['p_bound'])} of games",
     ]
     for role, key in (("master", "master_worth"), ("Friday", "friday_worth")):
         if "difference" in f[key]:
             lines.append(
-                f"being a {role:<7}     {_est(f[key]['difference'], 2)} tokens at the end "
+                f"being a {role:<7}     {_est(f[key]['difference'])} tokens at the end "
                 "(vs players who are not)"
             )
     lines.append(
-        f"bank the winner took mean {_est(pot['mean'], 2)}, median {pot['median']}, "
+        f"bank the winner took mean {_est(pot['mean'])}, median {pot['median']}, "
         f"10%-90% {pot['p10']}-{pot['p90']}"
     )
     return "\n".join(lines)

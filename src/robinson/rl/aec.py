@@ -5,7 +5,8 @@ give it a choice (squares 4, 7, 20, 23 in the editions with optional choices), p
 opening throw of the game (the first player's `roll`), so that a game never ends inside `reset`.
 Every other roll is the environment's die, seeded by `reset(seed=...)`; `reset(options={"dice":
 [...]})` plays given faces instead (to replay a record). A dead player's agent is terminated at
-his death; everybody's is terminated when the game ends.
+his death; everybody's is terminated when the game ends. After `max_cycles` agent steps
+(default 1000; None: no limit) the agents still playing are truncated, with no reward.
 
 Observation: `{"observation": float32 vector (robinson.rl.match.encode, seen from the agent),
 "action_mask": int8 of len(ACTIONS)}`; the mask is all zero for an agent that is not to act.
@@ -40,7 +41,11 @@ from robinson.rl.match import (
 )
 from robinson.rl.render import render_ansi
 
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("ansi", "human")  # human: the same board, printed
+# The rules set no length limit (players who always stay on the tree may stay for ever): after
+# this many agent steps every agent still playing is truncated. A real game of 8 has a few
+# dozen decisions; random play rarely passes a hundred.
+MAX_CYCLES = 1000
 
 
 def aec_env(
@@ -50,13 +55,22 @@ def aec_env(
     reward: str = "win",
     render_mode: str | None = None,
     first: int = 0,
+    max_cycles: int | None = MAX_CYCLES,
     **ruleset: Any,
 ) -> AECEnv:
     """A PettingZoo AEC environment of the game, wrapped in PettingZoo's order check (so using
     it before `reset` is a clear error). `ruleset` takes the options `start_tokens`, `stake` and
-    `share`; `env.unwrapped` is the `RobinsonAEC` (its `engine_state` and `record`)."""
+    `share`; `env.unwrapped` is the `RobinsonAEC` (its `engine_state` and `record`).
+    `max_cycles`: agent steps after which the agents still playing are truncated (None: no
+    limit)."""
     env = RobinsonAEC(
-        players, edition, reward=reward, render_mode=render_mode, first=first, **ruleset
+        players,
+        edition,
+        reward=reward,
+        render_mode=render_mode,
+        first=first,
+        max_cycles=max_cycles,
+        **ruleset,
     )
     return wrappers.OrderEnforcingWrapper(env)
 
@@ -76,14 +90,19 @@ class RobinsonAEC(MatchViews, AECEnv):  # type: ignore[misc]
         reward: str = "win",
         render_mode: str | None = None,
         first: int = 0,
+        max_cycles: int | None = MAX_CYCLES,
         **ruleset: Any,
     ) -> None:
         super().__init__()
         self.ruleset = Ruleset(edition, **ruleset)
         self.reward_kind = check_reward(reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise RobinsonError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise RobinsonError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise RobinsonError(f"max_cycles must be None or at least 1, got {max_cycles!r}")
         self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.steps = 0
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._match = Match(players, self.ruleset, first, tuple(self.possible_agents), no_die)
         self.players = players
@@ -126,6 +145,7 @@ class RobinsonAEC(MatchViews, AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self.steps = 0
         self.agent_selection = self.possible_agents[self.first]
 
     def step(self, action: Any) -> None:
@@ -141,22 +161,34 @@ class RobinsonAEC(MatchViews, AECEnv):  # type: ignore[misc]
         else:
             self._match.choose(name)
         self._match.play_dice()
+        self.steps += 1
         self._settle()
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        acting = agent == self.agent_selection and not self.terminations.get(agent, True)
+        acting = (
+            agent == self.agent_selection
+            and not self.terminations.get(agent, True)
+            and not self.truncations.get(agent, True)
+        )
         return {
             "observation": encode(self._match.state, seat),
             "action_mask": mask(self._allowed() if acting else ()),
         }
 
     def render(self) -> str | None:
+        """The board: returned (`ansi`) or printed (`human`)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi' (aec_env(render_mode=...))")
+            gymnasium.logger.warn(
+                "render() needs render_mode='ansi' or 'human' (aec_env(render_mode=...))"
+            )
             return None
-        return render_ansi(self._match.state, self.possible_agents)
+        board = render_ansi(self._match.state, self.possible_agents)
+        if self.render_mode == "human":
+            print(board)
+            return None
+        return board
 
     def close(self) -> None:
         pass
@@ -181,6 +213,8 @@ class RobinsonAEC(MatchViews, AECEnv):  # type: ignore[misc]
             if state.over or not state.players[seat].alive:
                 self.terminations[agent] = True
                 self.rewards[agent] = final_reward(state, seat, self.reward_kind)
+            elif self.max_cycles is not None and self.steps >= self.max_cycles:
+                self.truncations[agent] = True  # no reward: the game has not ended
         if state.to_move is not None:
             self.agent_selection = self.possible_agents[state.to_move]
         self._deads_step_first()

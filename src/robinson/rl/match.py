@@ -21,7 +21,8 @@ seat. Per relative seat, `SEAT_FEATURES(n)` numbers:
 
 then the game: `bank | phase one-hot (roll, shipwreck, tree, bread, canoe, over) |
 pending roll one-hot (6: the roll in view at the shipwreck and the tree) | winner one-hot (n)`.
-Purses and the bank are raw token counts (at most players x start_tokens).
+Purses and the bank are raw token counts (at most players x start_tokens). `feature_names(n)`
+names every number (`seat0.square=7`, `seat1.purse`, `phase=tree`, ...).
 """
 
 from __future__ import annotations
@@ -59,6 +60,24 @@ REWARDS = ("win", "tokens")
 
 def seat_features(players: int) -> int:
     return SQUARES_SEEN + 4 + players + 1
+
+
+def feature_names(players: int) -> tuple[str, ...]:
+    """The name of every number of the observation, in order (relative seats: `seat0` is the
+    observer): `seat0.square=7`, `seat1.purse`, `bank`, `phase=tree`, `roll=3`, `winner=seat0`,
+    ... The layout `encode` writes, spelled out (a test holds the two together)."""
+    names: list[str] = []
+    for k in range(players):
+        me = f"seat{k}"
+        names += [f"{me}.square={q}" for q in range(SQUARES_SEEN)]
+        names += [f"{me}.alive", f"{me}.purse", f"{me}.skips", f"{me}.shipwreck_mark"]
+        names += [f"{me}.friday=seat{j}" for j in range(players)]
+        names.append(f"{me}.to_move")
+    names.append("bank")
+    names += [f"phase={phase.value}" for phase in PHASES]
+    names += [f"roll={face}" for face in FACES]
+    names += [f"winner=seat{j}" for j in range(players)]
+    return tuple(names)
 
 
 def observation_size(players: int) -> int:

@@ -23,10 +23,14 @@ The information state tensor is the same vector: the position is fully observed 
 (nothing in the history changes what can happen next), so it is a sufficient statistic; the
 information state string is the action history (perfect recall), the observation string the
 one-line position of the engine (`to_text`) with the observer's seat.
+
+Scoring an OpenSpiel bot: `game.new_state_from(engine_state)` is a state at any position, and
+`bot_policy(bot, game)` makes a bot a policy for `robinson.rl.score`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -109,6 +113,21 @@ class RobinsonGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> RobinsonState:
         return RobinsonState(self)
 
+    def new_state_from(self, position: State) -> RobinsonState:
+        """A state of this game standing at `position`, an engine state of the same ruleset and
+        table (say `PawnPosition.to_state(players, ruleset)`): the way to put an OpenSpiel bot
+        at any position, e.g. to score it (`bot_policy`). Its action history is empty, so it
+        cannot be serialised or replayed from the start; everything else works as usual."""
+        if position.ruleset != self.ruleset or len(position.players) != self.players:
+            raise ValueError(
+                f"the position is a game of {len(position.players)} under"
+                f" {position.ruleset.edition!r}; this game has {self.players} under"
+                f" {self.ruleset.edition!r} (and its money options)"
+            )
+        state = RobinsonState(self)
+        state.engine = position
+        return state
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> RobinsonObserver:
@@ -169,6 +188,18 @@ class RobinsonState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return to_text(self.engine)
+
+
+def bot_policy(bot: Any, game: RobinsonGame) -> Callable[[Any], str]:
+    """An OpenSpiel bot (`bot.step(state) -> action`, e.g. `pyspiel.make_uniform_random_bot` or
+    open_spiel's `MCTSBot`) as a policy of pawn positions for `robinson.rl.score`: each decision
+    is put to the bot as a state of `game` at that position, the mover in seat 0."""
+
+    def policy(position: Any) -> str:
+        state = game.new_state_from(position.to_state(game.players, game.ruleset))
+        return OPTIONS[int(bot.step(state))]
+
+    return policy
 
 
 class RobinsonObserver:

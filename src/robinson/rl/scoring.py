@@ -30,9 +30,9 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -45,66 +45,17 @@ from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
 from robinson.analysis.policy import DECISION_KINDS
 from robinson.engine import (
     DECISION_OF,
-    DECISIONS,
-    GALLOWS,
     MIN_PLAYERS,
-    Choose,
     Phase,
-    Player,
     RobinsonError,
     Ruleset,
-    State,
 )
+from robinson.rl.positions import OPPONENTS, PawnPosition, _eager_share
+from robinson.rl.regret import Regret, regret_table
+from robinson.rl.tokens import DEFAULT_GAMES as TOKEN_GAMES
+from robinson.rl.tokens import TokenScore, score_tokens
 
-OPPONENTS = ("eager", "optimal", "random")
 _MAX_SWEEPS = 100_000
-
-
-@dataclass(frozen=True, slots=True)
-class PawnPosition:
-    """What a policy sees at a decision: the pawns only."""
-
-    decision: str  # "shipwreck" (square 4), "tree" (7), "bread" (20) or "canoe" (23)
-    roll: int | None  # the roll in view (shipwreck and tree), else None
-    square: int  # the mover's square
-    # (square, pending skips) of each other living player, in turn order after the mover.
-    others: tuple[tuple[int, int], ...]
-
-    @property
-    def options(self) -> tuple[str, str]:
-        """The two options, in the engine's order (`DECISIONS`)."""
-        return DECISIONS[Phase(self.decision)]
-
-    @classmethod
-    def of(cls, state: State) -> PawnPosition:
-        """The pawn position of an engine state waiting for a decision."""
-        if state.phase not in DECISIONS or state.to_move is None:
-            raise RobinsonError(
-                f"a pawn position is taken at a decision, got phase {state.phase.value!r}"
-            )
-        n, mover = len(state.players), state.to_move
-        after = [state.players[(mover + k) % n] for k in range(1, n)]
-        return cls(
-            decision=state.phase.value,
-            roll=state.pending_roll,
-            square=state.players[mover].position,
-            others=tuple((p.position, p.skips) for p in after if p.alive),
-        )
-
-    def to_state(self, players: int, ruleset: Ruleset) -> State:
-        """An engine state with these pawns: the mover in seat 0, the other living pawns in
-        seats 1.. in turn order, the dead (players - 1 - len(others) of them) after them on the
-        gallows; purses and the bank as at the start, no Fridays."""
-        dead = players - 1 - len(self.others)
-        if dead < 0:
-            raise RobinsonError(f"{len(self.others) + 1} living pawns do not fit {players} seats")
-        purse = ruleset.start_tokens - ruleset.stake
-        wreck = ruleset.board.square_of(DECISION_OF[Phase.SHIPWRECK].effect)  # the mark's square
-        seats = [Player(self.square, purse, shipwrecked=self.decision == "shipwreck")]
-        seats += [Player(sq, purse, skips=sk, shipwrecked=sq == wreck) for sq, sk in self.others]
-        seats += [Player(GALLOWS, purse, alive=False)] * dead
-        phase = Phase(self.decision)
-        return State(ruleset, tuple(seats), players * ruleset.stake, 0, phase, self.roll)
 
 
 Policy = Callable[[PawnPosition], Any]
@@ -119,6 +70,8 @@ class Score:
     best: tuple[float, ...] | None  # the best response's chance from seat i
     residual: float  # largest Bellman residual over every chain solved
     seconds: float
+    # regret[m - 1]: where the policy loses with m living players (`score(..., regret=True)`).
+    regret: tuple[Regret, ...] | None = None
 
     @property
     def converged(self) -> bool:
@@ -130,6 +83,35 @@ class Score:
         return sum(self.p_win) / len(self.p_win)
 
 
+@overload
+def score(
+    policy: Policy,
+    players: int = ...,
+    edition: str = ...,
+    *,
+    opponents: str = ...,
+    best: bool = ...,
+    objective: Literal["win"] = ...,
+    batched: bool = ...,
+    regret: bool = ...,
+    **ruleset: Any,
+) -> Score: ...
+
+
+@overload
+def score(
+    policy: Policy,
+    players: int = ...,
+    edition: str = ...,
+    *,
+    opponents: str = ...,
+    objective: Literal["tokens"],
+    games: int = ...,
+    seed: int = ...,
+    **ruleset: Any,
+) -> TokenScore: ...
+
+
 def score(
     policy: Policy,
     players: int = 2,
@@ -137,11 +119,30 @@ def score(
     *,
     opponents: str = "eager",
     best: bool = True,
+    objective: str = "win",
+    games: int = TOKEN_GAMES,
+    seed: int = 0,
+    batched: bool = False,
+    regret: bool = False,
     **ruleset: Any,
-) -> Score:
+) -> Score | TokenScore:
     """The exact chance that `policy` wins from each seat against `opponents` (module doc).
     `best=False` skips the best response (half the work). 4 players take a while: about
-    1.2 million calls of `policy` and two solves of a 4.9-million-state chain."""
+    1.2 million calls of `policy` and two solves of a 4.9-million-state chain.
+
+    `objective="tokens"`: the final purse change instead, measured on `games` paired engine
+    games per seat from `seed` (`robinson.rl.tokens`; money is not in the exact chain).
+
+    `batched=True`: `policy` takes a list of positions and returns a list of answers, one call
+    per number of living players instead of one per position (a vectorised agent).
+
+    `regret=True` (with `best`): `Score.regret`, where the policy loses (`robinson.rl.regret`)."""
+    if objective == "tokens":
+        return score_tokens(
+            policy, players, edition, opponents=opponents, games=games, seed=seed, **ruleset
+        )
+    if objective != "win":
+        raise RobinsonError(f"objective must be 'win' or 'tokens', got {objective!r}")
     began = time.perf_counter()
     rules = Ruleset(edition, **ruleset)
     if type(players) is not int or not MIN_PLAYERS <= players <= EXACT_MAX_PLAYERS:
@@ -156,14 +157,24 @@ def score(
     trees = build_turn_trees(rules)
     flat = flatten(trees)
     held = reachable_codes(trees)
-    learner = [_tabulate(policy, rules, flat, held, m) for m in range(1, players + 1)]
+    learner = [_tabulate(policy, rules, flat, held, m, batched) for m in range(1, players + 1)]
     rivals = [_opponent_table(opponents, rules, players, flat, m) for m in range(1, players + 1)]
-    p_win, worst = _solve(trees, flat, learner, rivals, players, best=False)
+    if regret and not best:
+        raise RobinsonError("regret=True needs the best response (best=True)")
+    p_win, worst, _ = _solve(trees, flat, learner, rivals, players, best=False)
     top: tuple[float, ...] | None = None
+    tables: tuple[Regret, ...] | None = None
     if best:
-        top, worst_best = _solve(trees, flat, learner, rivals, players, best=True)
+        top, worst_best, chains = _solve(trees, flat, learner, rivals, players, best=True)
         worst = max(worst, worst_best)
-    return Score(players, rules.edition, opponents, p_win, top, worst, time.perf_counter() - began)
+        if regret:
+            tables = tuple(
+                regret_table(flat, chains[m - 1], chains[m - 2] if m > 1 else np.zeros((1, 1)),
+                             learner[m - 1], rivals[m - 1], _others(m, held))
+                for m in range(1, players + 1)
+            )  # fmt: skip
+    seconds = time.perf_counter() - began
+    return Score(players, rules.edition, opponents, p_win, top, worst, seconds, tables)
 
 
 def _solve(
@@ -173,12 +184,13 @@ def _solve(
     rivals: list[npt.NDArray[np.float64]],
     players: int,
     best: bool,
-) -> tuple[tuple[float, ...], float]:
+) -> tuple[tuple[float, ...], float, list[npt.NDArray[np.float64]]]:
     """Solve the chains of 1..players living players in turn; the learner's chances from the
-    start, and the largest Bellman residual."""
+    start, the largest Bellman residual, and the values of every chain."""
     vsub = np.zeros((1, 1))
     worst = 0.0
     threads = os.cpu_count() or 1
+    chains = []
     for m in range(1, players + 1):
         v = np.zeros((codes.K**m, m))
         # The mover decides as the learner in his own column (or at his best: best response),
@@ -188,7 +200,8 @@ def _solve(
         solved = solve_stages(solve_order(trees, m), model, TOLERANCE, _MAX_SWEEPS, threads)
         worst = max(worst, solved.residual)
         vsub = v
-    return tuple(float(x) for x in vsub[0]), worst
+        chains.append(v)
+    return tuple(float(x) for x in vsub[0]), worst, chains
 
 
 def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, ...]]]:
@@ -205,48 +218,37 @@ def _others(m: int, held: npt.NDArray[np.bool_]) -> list[tuple[int, tuple[int, .
 
 
 def _tabulate(
-    policy: Policy, ruleset: Ruleset, flat: FlatTurns, held: npt.NDArray[np.bool_], m: int
+    policy: Policy,
+    ruleset: Ruleset,
+    flat: FlatTurns,
+    held: npt.NDArray[np.bool_],
+    m: int,
+    batched: bool = False,
 ) -> npt.NDArray[np.float64]:
-    """table[d, r]: the probability that the learner takes the eager option at decision d."""
+    """table[d, r]: the probability that the learner takes the eager option at decision d. A
+    batched policy gets every position of m living pawns in one list and answers with a list."""
     table = np.ones((max(len(flat.keys), 1), codes.K ** (m - 1)))
     square_of = codes.SQUARE_OF_CODE
+    cells: list[tuple[int, int, Phase, PawnPosition]] = []
     for r, combo in _others(m, held):
         others = tuple((square_of[c], int(codes.has_skip(c))) for c in combo)
         for d, (kind, roll) in enumerate(flat.keys):
             phase = DECISION_KINDS[kind]
             square = ruleset.board.square_of(DECISION_OF[phase].effect)
-            position = PawnPosition(phase.value, roll or None, square, others)
-            table[d, r] = _eager_share(policy(position), phase, position)
+            cells.append((d, r, phase, PawnPosition(phase.value, roll or None, square, others)))
+    if batched:
+        batch: Callable[[list[PawnPosition]], Any] = policy  # type: ignore[assignment]
+        answers = list(batch([cell[3] for cell in cells])) if cells else []
+        if len(answers) != len(cells):
+            raise RobinsonError(
+                f"a batched policy answers each of the {len(cells)} positions it is given,"
+                f" got {len(answers)} answers"
+            )
+    else:
+        answers = [policy(cell[3]) for cell in cells]
+    for (d, r, phase, position), answer in zip(cells, answers, strict=True):
+        table[d, r] = _eager_share(answer, phase, position)
     return table
-
-
-def _eager_share(answer: Any, phase: Phase, position: PawnPosition) -> float:
-    eager, other = DECISION_OF[phase].forward, DECISION_OF[phase].other
-    if isinstance(answer, Choose):
-        answer = answer.option
-    if isinstance(answer, str):
-        if answer not in (eager, other):
-            raise RobinsonError(
-                f"the policy answered {answer!r} at {position}: expected {eager!r} or {other!r}"
-            )
-        return 1.0 if answer == eager else 0.0
-    if isinstance(answer, Mapping):
-        unknown = set(answer) - {eager, other}
-        shares = [answer.get(eager, 0.0), answer.get(other, 0.0)]
-        if (
-            unknown
-            or not all(isinstance(x, int | float) and 0 <= x <= 1 for x in shares)
-            or abs(sum(shares) - 1) > 1e-9
-        ):
-            raise RobinsonError(
-                f"the policy answered {answer!r} at {position}: expected probabilities of "
-                f"{eager!r} and {other!r} summing to 1"
-            )
-        return float(shares[0])
-    raise RobinsonError(
-        f"the policy answered {answer!r} at {position}: expected an option "
-        f"({eager!r} or {other!r}) or a mapping of them to probabilities"
-    )
 
 
 def _opponent_table(

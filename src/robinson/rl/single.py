@@ -39,6 +39,7 @@ from robinson.rl.match import (
     no_die,
     observation_bounds,
 )
+from robinson.rl.registration import register_gymnasium
 from robinson.rl.render import render_ansi
 
 
@@ -172,10 +173,6 @@ def to_choice(action: object) -> int:
     return int(action)
 
 
-# `gymnasium.make("robinson/SingleAgent-v0", players=3, opponents="optimal")` works too. A game
-# has no length limit (a learner alone on the tree may stay for ever), so `make` truncates an
-# episode after 1000 of the learner's steps; a real game gives him a few dozen at most.
-if "robinson/SingleAgent-v0" not in gymnasium.registry:
-    gymnasium.register(
-        "robinson/SingleAgent-v0", entry_point=SingleAgentEnv, max_episode_steps=1000
-    )
+# `gymnasium.make("robinson/SingleAgent-v0", players=3, opponents="optimal")` works too: the id is
+# registered by `import robinson.rl` (registration.py); here in case this module came first.
+register_gymnasium()

@@ -2,24 +2,44 @@
 
 A position maps to a state of the chain of its m living players (docs/analysis.md): at the roll
 of the player to move (the start of a turn, or an extra roll inside one: both roll from the
-pawn's square, so they are the same state), the codes of the living pawns in turn order from the
-mover, as the index `sum(c[k] * K**(m - 1 - k))`. `V[index, k]` is the chance of the k-th living
-seat from the mover. Money, Fridays and the bank play no part (no rule reads them to move a pawn).
+pawn's square, so they are the same state where a turn can begin), the codes of the living pawns
+in turn order from the mover, as the index `sum(c[k] * K**(m - 1 - k))`. `V[index, k]` is the
+chance of the k-th living seat from the mover. Money, Fridays and the bank play no part (no rule
+reads them to move a pawn).
 
 At a pending decision the chances are those of the position after the option the policy takes
 (the eager one; for `optimal`, the other one when it is better for the chooser by more than the
 solver's `DECISION_MARGIN`, the rule the solver itself applies), and each option's chance for the
 chooser is given in `options`: every option is played by the engine and the position it leads to
 is looked up. Nothing is solved per position.
+
+An extra roll from a square where no turn ever begins (in `classic`, bread's compulsory roll on
+20: every landing there rolls on) has no state of its own in the chain, which solves only the
+codes a pawn can hold at the start of a turn and leaves the others 0. That roll is the chance
+node it is: the mean over the six faces of the positions they lead to.
 """
 
 from __future__ import annotations
 
+import functools
+
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.kernel import DECISION_MARGIN
+from robinson.analysis.exact.levels import reachable_codes
+from robinson.analysis.exact.turns import build_turn_trees
 from robinson.analysis.odds import tables
 from robinson.analysis.policy import EAGER_OPTION, OTHER_OPTION
-from robinson.engine import DECISIONS, Choose, Phase, RobinsonError, State, apply
+from robinson.engine import (
+    DECISIONS,
+    FACES,
+    Choose,
+    Phase,
+    RobinsonError,
+    Roll,
+    Ruleset,
+    State,
+    apply,
+)
 
 
 def turn_order(state: State) -> list[int]:
@@ -51,11 +71,35 @@ def p_win(state: State, policy: str) -> list[float]:
         return finished(state)
     if state.phase is not Phase.ROLL:
         return p_win(after_decision(state, policy), policy)
+    if not _begins_turns(state):
+        return _rolled(state, policy)
     order = turn_order(state)
     row = tables.row(state.ruleset, policy, len(order), chain_index(state, order))
     chances = [0.0] * len(state.players)
     for k, seat in enumerate(order):
         chances[seat] = row[k]
+    return chances
+
+
+@functools.lru_cache(maxsize=16)
+def _held_codes(ruleset: Ruleset) -> tuple[bool, ...]:
+    """held[c]: a turn can begin with the mover on code c (the chain has its states)."""
+    return tuple(bool(x) for x in reachable_codes(build_turn_trees(tables.rules_ruleset(ruleset))))
+
+
+def _begins_turns(state: State) -> bool:
+    """Whether the chain holds the mover's pawn as it stands (others always begin turns there:
+    they ended one)."""
+    mover = state.players[state.to_move or 0]
+    return _held_codes(state.ruleset)[codes.code(mover.position, mover.skips)]
+
+
+def _rolled(state: State, policy: str) -> list[float]:
+    """The chances at a roll, as the mean over its faces."""
+    chances = [0.0] * len(state.players)
+    for face in FACES:
+        for seat, p in enumerate(p_win(apply(state, Roll(face))[0], policy)):
+            chances[seat] += p / len(FACES)
     return chances
 
 

@@ -1,5 +1,6 @@
-"""The exact value of every choice for two players, read off the exact analysis
-(`robinson.analysis.exact`, the same solve as `robinson analyze --players 2`).
+"""The exact figures of the report: the value of every choice for two players, read off the
+exact analysis (`robinson.analysis.exact`, the same solve as `robinson analyze --players 2`), and
+the opening win chances of 2 to 4 players (`opening_chances`).
 
 For each decision (square 4 or 7 with the roll in view, 20, 23) and each square the other pawn
 can stand on, the mover's probability of winning after each option, everybody playing eager
@@ -18,6 +19,7 @@ from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, EAGER_
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.levels import reachable_codes
+from robinson.analysis.odds import tables
 from robinson.engine import EDITIONS, Ruleset
 
 PLAYERS = 2
@@ -107,6 +109,13 @@ def exact_choices() -> list[ExactChoices]:
 def exact_p_win(edition: str) -> list[float]:
     """P(win) of each of 2 seats, seat 0 moving first, everybody eager."""
     return [float(p) for p in solve_game(Ruleset(edition), PLAYERS, POLICY).p_win()]
+
+
+def opening_chances(edition: str, players: int) -> list[float]:
+    """P(win) of each seat from the opening, seat 0 first, everybody eager: the chain of
+    `players` (2..4) as the odds keep it on disk (solved once per machine), the same figures as
+    `robinson analyze`."""
+    return [float(p) for p in tables.values(Ruleset(edition), POLICY, players)[0]]
 
 
 def editions_without_choices() -> list[str]:

@@ -1,55 +1,61 @@
-"""The report's plots (matplotlib, Agg backend), each returned as PNG bytes, every label in the
-report's language (`ReportWords`)."""
+"""The report's plots (matplotlib, Agg backend), each returned as PNG bytes drawn at twice the
+resolution they are shown at, every label and number in the report's language (`ReportWords`,
+`style.py`), each title saying whether its figures are exact or simulated.
+
+Deviations from a fair share are dot plots around 0 (a bar from zero would hide differences of
+tenths of a point); editions that play the same game under eager play are one curve or row,
+named "standard = ca", not two identical ones.
+"""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 import matplotlib
-
-matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import ScalarFormatter
 
 from robinson.analysis.report.data import ChoiceValue
 from robinson.analysis.report.exact import ExactChoice, ExactChoices, placing_label
+from robinson.analysis.report.style import localise, seat_colour, to_png, whole_ticks
 from robinson.analysis.report.words import ReportWords
 from robinson.engine import SQUARES, Effect
 
 Summary = dict[str, Any]  # a `Summary.to_json()` object
 COLUMNS = 9  # the board drawn as 5 rows of 9 squares, snaking upwards
+# Colours of the table sizes 2..8 (not seats: those have the seat palette).
+_SIZES = matplotlib.colormaps["viridis"]
 
 
-class _DecimalSignFormatter(ScalarFormatter):
-    """Matplotlib's own tick numbers (and its U+2212 minus) with the language's decimal sign:
-    "0,25" on a Latvian, Czech or Catalan axis, like the numbers in the page beside it."""
-
-    def __init__(self, sign: str) -> None:
-        super().__init__()
-        self.sign = sign
-
-    def __call__(self, x: float, pos: int | None = None) -> str:
-        return super().__call__(x, pos).replace(".", self.sign)
+def _size_colour(n: int) -> Any:
+    return _SIZES((n - 2) / 6 * 0.9)
 
 
-def to_png(fig: Figure, w: ReportWords) -> bytes:
-    """The figure as PNG, its numeric ticks (colour bars included) written the language's way;
-    ticks that are labels (squares, editions, choices) are left as they are."""
-    sign = w.num(0.5, 1)[1]
-    if sign != ".":
-        for ax in fig.axes:
-            for axis in (ax.xaxis, ax.yaxis):
-                if type(axis.get_major_formatter()) is ScalarFormatter:
-                    axis.set_major_formatter(_DecimalSignFormatter(sign))
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+def method(w: ReportWords, games: int | None = None) -> str:
+    """ "exact", or "simulated, 1,000,000 games": said on every figure."""
+    if games is None:
+        return w.text("report.fig.exact_method")
+    return w.text("report.fig.sim_method", games=w.count(games))
+
+
+def titled(w: ReportWords, key: str, how: str, **fields: Any) -> str:
+    return f"{w.text(key, **fields)} — {how}"
+
+
+def same_games(w: ReportWords, items: dict[str, Any], key: Any) -> list[tuple[str, Any]]:
+    """Editions whose figures are identical (the same game, the same dice), merged in order and
+    named in the language: [("Standard rules = Catalan text", figures), ...]."""
+    merged: list[tuple[list[str], Any]] = []
+    for name, value in items.items():
+        for names, seen in merged:
+            if key(seen) == key(value):
+                names.append(name)
+                break
+        else:
+            merged.append(([name], value))
+    return [(w.editions(names), value) for names, value in merged]
 
 
 def _value(e: dict[str, Any]) -> float:
@@ -64,46 +70,61 @@ def _err(es: Sequence[dict[str, Any]]) -> np.ndarray:
     return np.vstack([v - lo, hi - v])
 
 
-def lengths(w: ReportWords, editions: dict[str, Summary]) -> bytes:
+def lengths(w: ReportWords, editions: dict[str, Summary], games: int) -> bytes:
     """Distribution of the winner's number of turns (a round each), 4 players, per edition."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
-    # editions with the same rules draw the same curve (same seed): thinner dashes on top
-    styles = [("-", 3.0), ("--", 1.5), (":", 2.0), ("-.", 1.2), ("-", 1.0)]
-    for (name, s), (ls, lw) in zip(editions.items(), styles, strict=False):
+    curves = same_games(w, editions, lambda s: s["winner_turns"]["histogram"])
+    last = 0
+    for k, (name, s) in enumerate(curves):
         counts = np.array(s["winner_turns"]["histogram"], dtype=float)
         share = counts / counts.sum()
+        # Up to where all but 1/1000 of the games have ended: no empty tail of axis.
+        last = max(last, int(np.searchsorted(np.cumsum(share), 0.999)))
         median = s["winner_turns"]["median"]["value"]
-        label = w.text("report.fig.median", edition=w.edition(name), median=w.num(median, 0))
-        ax.step(np.arange(len(share)), share, where="mid", ls=ls, lw=lw, label=label)
-    ax.set_xlim(0, 40)
+        label = w.text("report.fig.median", edition=name, median=w.num(median, 0))
+        ax.step(np.arange(len(share)), 100 * share, where="mid", lw=2.2 - 0.5 * k, label=label)
+    first = min(int(np.flatnonzero(np.array(s["winner_turns"]["histogram"]))[0]) for _, s in curves)
+    ax.set_xlim(max(0, first - 1), last + 1)
+    ax.set_ylim(bottom=0)
+    whole_ticks(ax)
+    localise(w, ax)
     ax.set_xlabel(w.text("report.fig.lengths.x"))
     ax.set_ylabel(w.text("report.fig.lengths.y"))
-    ax.set_title(w.text("report.fig.lengths.title"))
+    ax.set_title(titled(w, "report.fig.lengths.title", method(w, games)))
     ax.legend()
     ax.grid(alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
-def seats(w: ReportWords, by_players: dict[int, Summary], exact_two: Sequence[float] = ()) -> bytes:
-    """P(win) by seat relative to a fair share, for each number of players (simulated), with the
-    exact values for 2 players when given."""
-    fig, ax = plt.subplots(figsize=(8, 4.2))
-    for n, s in sorted(by_players.items()):
-        p = s["p_win"]
-        ax.errorbar(
-            np.arange(n), [n * _value(e) for e in p], yerr=n * _err(p),
-            marker="o", ms=4, capsize=2, label=w.ntext("report.fig.players", n),
-        )  # fmt: skip
-    if exact_two:
-        ax.plot(np.arange(len(exact_two)), [2 * p for p in exact_two], "kx", ms=9,
-                label=w.text("report.fig.exact_two"))  # fmt: skip
-    ax.axhline(1.0, color="grey", lw=1, ls="--")
+def seats(
+    w: ReportWords, by_players: dict[int, Summary], exact: dict[int, list[float]], games: int
+) -> bytes:
+    """Each seat's win chance minus a fair share (1/n), in points, for 2..8 players: exact where
+    the chain exists (filled dots), simulated beyond it (hollow dots, 95% intervals)."""
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    for n in sorted(set(by_players) | set(exact)):
+        colour = _size_colour(n)
+        if n in exact:
+            y = [100 * (p - 1 / n) for p in exact[n]]
+            label = f"{w.ntext('report.fig.players', n)}, {method(w)}"
+            ax.plot(np.arange(n), y, "-o", color=colour, ms=5, lw=1, label=label)
+        else:
+            p = by_players[n]["p_win"]
+            y = [100 * (_value(e) - 1 / n) for e in p]
+            ax.errorbar(
+                np.arange(n), y, yerr=100 * _err(p), fmt="--o", mfc="white", color=colour,
+                ms=5, lw=1, capsize=2, label=w.ntext("report.fig.players", n),
+            )  # fmt: skip
+    ax.axhline(0.0, color="grey", lw=1)
+    whole_ticks(ax)
+    localise(w, ax)
     ax.set_xlabel(w.text("report.fig.seats.x"))
     ax.set_ylabel(w.text("report.fig.seats.y"))
-    ax.set_title(w.text("report.fig.seats.title"))
-    ax.legend(ncol=4, fontsize=8)
+    how = f"{method(w)} 2–4, {method(w, games)} 5–8"
+    ax.set_title(titled(w, "report.fig.seats.title", how))
+    ax.legend(ncol=2, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
 def _cell(square: int) -> tuple[int, int]:
@@ -156,26 +177,30 @@ def heatmap(w: ReportWords, landings_per_game: Sequence[float], title: str) -> b
     ax.axis("off")
     bar = fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.7)
     bar.set_label(w.text("report.fig.landings"))
+    localise(w, bar.ax, x=False)
     ax.set_title(title)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
-def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int) -> bytes:
-    """Expected final purse by seat, for each number of players."""
+def purses(w: ReportWords, by_players: dict[int, Summary], start_tokens: int, games: int) -> bytes:
+    """Expected final purse by seat, for each number of players (simulated: money is not in the
+    chain)."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     for n, s in sorted(by_players.items()):
         m = s["mean_purse"]
         ax.errorbar(
-            np.arange(n), [_value(e) for e in m], yerr=_err(m),
+            np.arange(n), [_value(e) for e in m], yerr=_err(m), color=_size_colour(n),
             marker="o", ms=4, capsize=2, label=w.ntext("report.fig.players", n),
         )  # fmt: skip
     ax.axhline(start_tokens, color="grey", lw=1, ls="--", label=w.text("report.fig.start_tokens"))
+    whole_ticks(ax)
+    localise(w, ax)
     ax.set_xlabel(w.text("report.fig.seats.x"))
     ax.set_ylabel(w.text("report.fig.purses.y"))
-    ax.set_title(w.text("report.fig.purses.title"))
+    ax.set_title(titled(w, "report.fig.purses.title", method(w, games)))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
 def choice_label(w: ReportWords, c: ChoiceValue) -> str:
@@ -203,10 +228,15 @@ def exact_choices(w: ReportWords, groups: Sequence[ExactChoices]) -> bytes:
         gridspec_kw={"hspace": 0.35},
     )  # fmt: skip
     gains = [100 * np.array([c.gain for c in g.rows]) for g in groups]
-    # one colour scale for every panel, centred on "no difference"
-    norm = matplotlib.colors.CenteredNorm(0.0, max(float(np.abs(g).max()) for g in gains) or 1.0)
+    # One colour scale for every panel, centred on "no difference"; when the other option never
+    # gains (the exact result for 2 players) only the losing half, so no half of it is empty.
+    most = max(float(np.abs(g).max()) for g in gains) or 1.0
+    norm: matplotlib.colors.Normalize = matplotlib.colors.CenteredNorm(0.0, most)
+    cmap = "RdBu"
+    if max(float(g.max()) for g in gains) <= 0:
+        norm, cmap = matplotlib.colors.Normalize(-most, 0.0), "Reds_r"
     for ax, group, gain in zip(axes[:, 0], groups, gains, strict=True):
-        image = ax.imshow(gain, cmap="RdBu", norm=norm, aspect="auto", interpolation="nearest")
+        image = ax.imshow(gain, cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
         ax.set_yticks(
             np.arange(len(group.rows)), [exact_label(w, c) for c in group.rows], fontsize=8
         )
@@ -217,48 +247,82 @@ def exact_choices(w: ReportWords, groups: Sequence[ExactChoices]) -> bytes:
                      fontsize=10)  # fmt: skip
         bar = fig.colorbar(image, ax=ax, shrink=0.9)
         bar.set_label(w.text("report.th.delta"), fontsize=8)
+        localise(w, bar.ax, x=False)
     fig.suptitle(w.text("report.fig.exact.title"), fontsize=11)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
-def choices(w: ReportWords, values: Sequence[ChoiceValue]) -> bytes:
-    """Change in seat 0's P(win) from taking the non-eager option at each decision (simulated)."""
+def choices(w: ReportWords, values: Sequence[ChoiceValue], games: int) -> bytes:
+    """Change in seat 0's P(win) from taking the non-eager option at each decision (simulated on
+    paired games): a dot and its 95% interval per decision, around 0."""
     fig, ax = plt.subplots(figsize=(8, 0.36 * len(values) + 1.4))
     y = np.arange(len(values))[::-1]
     gains = np.array([100 * c.gain.value for c in values])
     err = np.array([[100 * (c.gain.value - c.gain.low), 100 * (c.gain.high - c.gain.value)]
                     for c in values]).T  # fmt: skip
-    colors = ["tab:green" if g > 0 else "tab:red" for g in gains]
-    ax.barh(y, gains, xerr=err, color=colors, capsize=2)
+    ax.errorbar(gains, y, xerr=err, fmt="o", color="black", ms=4, capsize=2)
     ax.set_yticks(y, [choice_label(w, c) for c in values], fontsize=8)
-    ax.axvline(0, color="black", lw=0.8)
+    ax.axvline(0, color="grey", lw=1)
+    localise(w, ax, y=False)
     ax.set_xlabel(w.text("report.fig.choices.x"))
-    ax.set_title(w.text("report.fig.choices.title"))
+    ax.set_title(titled(w, "report.fig.choices.title", method(w, games)))
     ax.grid(axis="x", alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
-def editions(w: ReportWords, by_edition: dict[str, Summary]) -> bytes:
-    """Editions side by side: P(win) per seat and game length, 4 players."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), width_ratios=[3, 2])
-    names = list(by_edition)
-    width = 0.8 / 4
-    for seat in range(4):
-        p = [by_edition[e]["p_win"][seat] for e in names]
-        x = np.arange(len(names)) + (seat - 1.5) * width
-        left.bar(x, [_value(e) for e in p], width, yerr=_err(p), capsize=2,
-                 label=w.text("report.fig.seat", seat=seat))  # fmt: skip
-    left.axhline(0.25, color="grey", lw=1, ls="--")
-    labels = [w.edition(e) for e in names]  # names, not codes: the page is read
-    left.set_xticks(np.arange(len(names)), labels, rotation=20, ha="right", fontsize=8)
-    left.set_ylabel(w.text("report.fig.p_win"))
-    left.set_title(w.text("report.fig.win_by_seat"))
-    left.legend(fontsize=8)
-    mean = [by_edition[e]["winner_turns"]["mean"] for e in names]
-    right.bar(labels, [_value(e) for e in mean], yerr=_err(mean), capsize=2, color="tab:purple")
-    right.set_xticks(np.arange(len(names)), labels, rotation=20, ha="right", fontsize=8)
-    right.set_ylabel(w.text("report.fig.mean_turns"))
-    right.set_title(w.text("report.fig.game_length"))
+def editions(
+    w: ReportWords, by_edition: dict[str, Summary], exact: dict[str, list[float]], games: int
+) -> bytes:
+    """Editions side by side, 4 players: each seat's win chance minus a fair share (exact), and
+    the winner's mean number of turns (simulated), as dots."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), width_ratios=[3, 2])
+    rows = same_games(w, exact, lambda p: [round(x, 12) for x in p])
+    y = np.arange(len(rows))[::-1]
+    for seat in range(len(rows[0][1])):
+        left.plot(
+            [100 * (p[seat] - 1 / len(p)) for _, p in rows], y, "o", ms=7,
+            color=seat_colour(seat), label=w.text("report.fig.seat", seat=seat),
+        )  # fmt: skip
+    left.axvline(0, color="grey", lw=1)
+    left.set_yticks(y, [name for name, _ in rows])
+    left.set_xlabel(w.text("report.fig.seats.y"))
+    left.set_title(titled(w, "report.fig.win_by_seat", method(w)), fontsize=10)
+    left.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    lengths = same_games(w, by_edition, lambda s: s["winner_turns"]["mean"]["value"])
+    mean = [s["winner_turns"]["mean"] for _, s in lengths]
+    ly = np.arange(len(lengths))[::-1]
+    right.errorbar([_value(e) for e in mean], ly, xerr=_err(mean), fmt="o", color="black",
+                   ms=6, capsize=3)  # fmt: skip
+    names = [name for name, _ in lengths]
+    # The same rows as on the left (the same games merge the same way): labelled once.
+    right.set_yticks(ly, names if names != [name for name, _ in rows] else [])
+    right.set_xlabel(w.text("report.fig.mean_turns"))
+    right.set_title(titled(w, "report.fig.game_length", method(w, games)), fontsize=10)
     for ax in (left, right):
-        ax.grid(axis="y", alpha=0.3)
-    return to_png(fig, w)
+        localise(w, ax, y=False)
+        ax.grid(axis="x", alpha=0.3)
+        ax.margins(y=0.2)
+    return to_png(fig)
+
+
+def death_by_turn(w: ReportWords, curves: dict[str, tuple[list[float], list[float]]]) -> bytes:
+    """One pawn alone, exact: the chance of being dead (solid) and home (dashed) by each turn,
+    per game the editions play."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    for k, (name, (died, home)) in enumerate(curves.items()):
+        turns = np.arange(1, len(died) + 1)
+        colour = f"C{k}"
+        ax.plot(turns, 100 * np.array(died), "-", color=colour, lw=2,
+                label=w.text("report.fig.died", edition=w.editions(name.split(" = "))))  # fmt: skip
+        ax.plot(turns, 100 * np.array(home), "--", color=colour, lw=1.2,
+                label=w.text("report.fig.home", edition=w.editions(name.split(" = "))))  # fmt: skip
+    ax.set_xlim(1, len(next(iter(curves.values()))[0]))
+    ax.set_ylim(0, 100)
+    whole_ticks(ax)
+    localise(w, ax)
+    ax.set_xlabel(w.text("report.fig.death.x"))
+    ax.set_ylabel(w.text("report.fig.lengths.y"))
+    ax.set_title(titled(w, "report.fig.death.title", method(w)))
+    ax.legend(ncol=2, fontsize=8)
+    ax.grid(alpha=0.3)
+    return to_png(fig)

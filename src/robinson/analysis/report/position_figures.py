@@ -1,6 +1,6 @@
 """The plots of the report of one position (`robinson report --record FILE`), each returned as PNG
-bytes, every label in the report's language; the same style as the opening report's
-(`figures.py`)."""
+bytes, every label in the report's language; the same style, palette and resolution as the
+opening report's (`style.py`)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from robinson.analysis.odds.history import Point
-from robinson.analysis.report.figures import to_png
+from robinson.analysis.report.style import localise, seat_colour, to_png, whole_ticks
 from robinson.analysis.report.words import ReportWords
-
-# One colour per seat, the page's own (web/static/board.js) so a seat looks the same everywhere.
-SEAT_COLOURS = ("#c62828", "#2e7d32", "#f9a825", "#1565c0", "#ef6c00", "#6a1b9a", "#00acc1",
-                "#ad1457")  # fmt: skip
 
 
 def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes:
@@ -29,17 +25,18 @@ def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes
     if "ci95" in odds:
         ci = np.array(odds["ci95"], dtype=float)
         err = np.vstack([p - ci[:, 0], ci[:, 1] - p]).clip(min=0) * 100
-    colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(len(names))]
+    colours = [seat_colour(s) for s in range(len(names))]
     ax.barh(y, 100 * p, xerr=err, color=colours, capsize=3)
     for row, share in zip(y, p, strict=True):
         ax.text(100 * share + 1, row, w.pct(share, 1), va="center", fontsize=8)
     ax.set_yticks(y, list(names))
     ax.set_xlim(0, 110)
     ax.set_axisbelow(True)  # the grid behind the bars
+    localise(w, ax, y=False)
     ax.set_xlabel(w.text("report.fig.chances.x"))
     ax.set_title(w.text("report.fig.chances.title"))
     ax.grid(axis="x", alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
 def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> bytes:
@@ -49,15 +46,20 @@ def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> by
     for seat, name in enumerate(names):
         ax.plot(
             turns, [100 * pt.p_win[seat] for pt in points],
-            color=SEAT_COLOURS[seat % len(SEAT_COLOURS)], lw=2, label=name,
+            color=seat_colour(seat), lw=2, label=name,
         )  # fmt: skip
-    ax.set_ylim(0, 100)
+    # From 0 to a little above the highest chance reached: with 6 players the chances stay
+    # low, and a 0-100 axis would squash them into its bottom fifth.
+    top = max((100 * p for pt in points for p in pt.p_win), default=100.0)
+    ax.set_ylim(0, min(100.0, top * 1.1 + 1))
+    whole_ticks(ax)
+    localise(w, ax)
     ax.set_xlabel(w.text("report.fig.history.x"))
     ax.set_ylabel(w.text("report.fig.chances.x"))
     ax.set_title(w.text("report.fig.history.title"))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)
 
 
 def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
@@ -67,8 +69,10 @@ def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
     share = counts / counts.sum()
     ax.bar(np.arange(len(share)), share, width=0.9, color="tab:blue")
     ax.set_xlim(-0.5, max(int(summary["winner_turns"]["p90"] * 2), 10) + 0.5)
+    whole_ticks(ax)
+    localise(w, ax)
     ax.set_xlabel(w.text("report.fig.rest.x"))
     ax.set_ylabel(w.text("report.fig.lengths.y"))
     ax.set_title(w.text("report.fig.rest.title"))
     ax.grid(axis="y", alpha=0.3)
-    return to_png(fig, w)
+    return to_png(fig)

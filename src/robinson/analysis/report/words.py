@@ -9,9 +9,12 @@ by the codes `robinson simulate --edition` takes: the page is read, not typed.
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 from robinson.i18n import Translator
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 class ReportWords:
@@ -22,6 +25,14 @@ class ReportWords:
     def num(self, value: float, digits: int = 2, signed: bool = False) -> str:
         """A decimal number, e.g. 1,234.50 (en) or 1 234,50 (lv, cs), −0,30 with a minus sign."""
         return self.t.number(value, digits, signed)
+
+    def small(self, value: float) -> str:
+        """A tiny number in scientific notation, the language's decimal sign: 1,5 × 10⁻⁷."""
+        if value == 0:
+            return self.num(0, 0)
+        exponent = math.floor(math.log10(abs(value)))
+        mantissa = value / 10**exponent
+        return f"{self.num(mantissa, 1)} × 10{str(exponent).translate(_SUPERSCRIPT)}"
 
     def count(self, n: int) -> str:
         """A whole number with the language's grouping: 1,000,000 / 1 000 000 / 1.000.000."""

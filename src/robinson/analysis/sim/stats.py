@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from robinson.analysis.precision import estimate_text
 from robinson.analysis.sim.batch import SQUARE_COUNT, Batch, Setup
 from robinson.analysis.sim.compiled import unmanaged
 
@@ -33,7 +34,7 @@ class Estimate:
         return {"value": self.value, "ci95": [self.low, self.high]}
 
     def __str__(self) -> str:
-        return f"{self.value:.4f} [{self.low:.4f}, {self.high:.4f}]"
+        return estimate_text(self.value, self.low, self.high)
 
 
 def proportion(k: float, n: float) -> Estimate:
