@@ -10,6 +10,10 @@ Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
 - `tabular-win`, `tabular-tokens`: Monte Carlo control on (decision, roll in view, square),
   epsilon-greedy, trained on `--train` engine games against the opponents with that reward, then
   played greedily;
+- `pg-win`, `pg-tokens`: a linear policy gradient (REINFORCE with a running-mean baseline): the
+  chance of the forward option is a logistic function of one-hot features of the decision, the
+  roll in view, the mover's square and the nearest other pawn's square, trained on `--train`
+  engine games against the opponents, then played greedily;
 - `--mcts 100,400`: OpenSpiel's `MCTSBot` (UCT c = 2, random rollouts) with that many
   simulations per decision, scored through `robinson.rl.openspiel.bot_policy`; win objective
   only (a tokens score would ask it thousands of times per game set: hours).
@@ -18,16 +22,17 @@ Columns: win, the exact mean chance over the seats (`score`, with the best respo
 same opponents: `gap` is how many points the agent leaves, mean over seats); tokens, the mean final
 purse change and the paired gain over eager with its 95% interval (`score(objective="tokens")`,
 `--games` games per seat). No exact optimum exists for tokens (money is not in the chain), so
-its gap is to eager, not to the best. A policy-gradient baseline is not here (yet).
+its gap is to eager, not to the best.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from robinson.bots import make_bot
@@ -56,36 +61,35 @@ def _key(position: PawnPosition) -> Key:
     return (position.decision, position.roll, position.square)
 
 
-def tabular(
-    ruleset: Ruleset, players: int, reward: str, episodes: int, seed: int, opponents: str
-) -> Policy:
-    """Every-visit Monte Carlo control of the learner's local decisions, epsilon-greedy."""
+Learner = Callable[[PawnPosition, random.Random], str]  # explores while it trains
+
+
+def episodes(
+    ruleset: Ruleset,
+    players: int,
+    opponents: str,
+    count: int,
+    seed: int,
+    learner: Callable[[int], Learner],
+) -> Iterator[tuple[int, State, list[tuple[PawnPosition, str]]]]:
+    """`count` engine games, the learner in each seat in turn (`learner(episode)` decides its
+    moves), the others `opponents`: each game's seat, final state and the learner's choices."""
     from robinson.analysis.policy import make_policy
 
     rng = random.Random(seed)
     rivals = make_policy(opponents, ruleset, players) if opponents == "optimal" else None
-    value: dict[tuple[Key, str], float] = defaultdict(float)
-    visits: dict[tuple[Key, str], int] = defaultdict(int)
-
-    def greedy(position: PawnPosition) -> str:
-        options = position.options
-        return max(options, key=lambda o: (value[(_key(position), o)], o == eager(position)))
-
-    for episode in range(episodes):
-        seat = episode % players
-        epsilon = max(0.05, 1 - episode / (0.7 * episodes))
+    for episode in range(count):
+        seat, decide = episode % players, learner(episode)
         state: State = new_game(players, ruleset)
-        taken: list[tuple[Key, str]] = []
+        taken: list[tuple[PawnPosition, str]] = []
         while not state.over:
             if state.phase is Phase.ROLL:
                 state = apply(state, Roll(rng.randint(1, 6)))[0]
                 continue
             if state.to_move == seat:
                 position = PawnPosition.of(state)
-                option = (
-                    rng.choice(position.options) if rng.random() < epsilon else greedy(position)
-                )
-                taken.append((_key(position), option))
+                option = decide(position, rng)
+                taken.append((position, option))
             elif rivals is not None:
                 option = rivals.decide(state).option
             elif opponents == "random":
@@ -93,11 +97,88 @@ def tabular(
             else:
                 option = DECISION_OF[state.phase].forward
             state = apply(state, Choose(option))[0]
-        if reward == "win":
-            g = 1.0 if state.winner == seat else 0.0
-        else:
-            g = float(state.players[seat].purse - ruleset.start_tokens)
-        for pair in taken:
+        yield seat, state, taken
+
+
+def returns(ruleset: Ruleset, reward: str, seat: int, state: State) -> float:
+    if reward == "win":
+        return 1.0 if state.winner == seat else 0.0
+    return float(state.players[seat].purse - ruleset.start_tokens)
+
+
+def _features(position: PawnPosition) -> list[int]:
+    """Indices of the one-hot features that are 1: decision, roll, own square, nearest rival."""
+    decision = ("shipwreck", "tree", "bread", "canoe").index(position.decision)
+    roll = position.roll or 0
+    nearest = min(
+        (sq for sq, _ in position.others), default=0, key=lambda sq: abs(sq - position.square)
+    )
+    return [decision, 4 + roll, 11 + position.square, 57 + nearest]
+
+
+FEATURES = 57 + 46
+
+
+def policy_gradient(
+    ruleset: Ruleset, players: int, reward: str, count: int, seed: int, opponents: str
+) -> Policy:
+    """REINFORCE on a logistic policy: P(forward) = sigmoid(w · features)."""
+    weights = [0.0] * FEATURES
+    rate = 0.1 if reward == "win" else 0.1 / ruleset.start_tokens  # tokens are a larger scale
+    baseline = 0.0
+
+    def forward_chance(position: PawnPosition) -> float:
+        z = sum(weights[i] for i in _features(position))
+        return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def sample(position: PawnPosition, rng: random.Random) -> str:
+        forward = eager(position)
+        other = next(o for o in position.options if o != forward)
+        return forward if rng.random() < forward_chance(position) else other
+
+    for k, (seat, state, taken) in enumerate(
+        episodes(ruleset, players, opponents, count, seed, lambda _: sample)
+    ):
+        g = returns(ruleset, reward, seat, state)
+        baseline += (g - baseline) / (k + 1)
+        advantage = g - baseline
+        for position, option in taken:
+            p = forward_chance(position)
+            grad = (1 - p) if option == eager(position) else -p  # d log pi / dz
+            for i in _features(position):
+                weights[i] += rate * advantage * grad
+
+    def greedy(position: PawnPosition) -> str:
+        forward = eager(position)
+        other = next(o for o in position.options if o != forward)
+        return forward if forward_chance(position) >= 0.5 else other
+
+    return greedy
+
+
+def tabular(
+    ruleset: Ruleset, players: int, reward: str, count: int, seed: int, opponents: str
+) -> Policy:
+    """Every-visit Monte Carlo control of the learner's local decisions, epsilon-greedy."""
+    value: dict[tuple[Key, str], float] = defaultdict(float)
+    visits: dict[tuple[Key, str], int] = defaultdict(int)
+
+    def greedy(position: PawnPosition) -> str:
+        options = position.options
+        return max(options, key=lambda o: (value[(_key(position), o)], o == eager(position)))
+
+    def explorer(episode: int) -> Learner:
+        epsilon = max(0.05, 1 - episode / (0.7 * count))
+
+        def decide(position: PawnPosition, rng: random.Random) -> str:
+            return rng.choice(position.options) if rng.random() < epsilon else greedy(position)
+
+        return decide
+
+    for seat, state, taken in episodes(ruleset, players, opponents, count, seed, explorer):
+        g = returns(ruleset, reward, seat, state)
+        for position, option in taken:
+            pair = (_key(position), option)
             visits[pair] += 1
             value[pair] += (g - value[pair]) / visits[pair]
     return greedy
@@ -124,13 +205,13 @@ def main() -> None:
     p.add_argument("--edition", default="standard")
     p.add_argument("--opponents", default="optimal", choices=["eager", "optimal", "random"])
     p.add_argument("--games", type=int, default=1000, help="paired games per seat (tokens)")
-    p.add_argument("--train", type=int, default=4000, help="training games of the tabular agents")
+    p.add_argument("--train", type=int, default=4000, help="training games of the learning agents")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--mcts", default="", help="MCTS simulations per decision, e.g. 100,400")
     args = p.parse_args()
     ruleset = Ruleset(args.edition)
     print(f"edition {args.edition}, opponents {args.opponents}, tokens on {args.games:,} paired"
-          f" games per seat, tabular agents trained on {args.train:,} games")  # fmt: skip
+          f" games per seat, learning agents trained on {args.train:,} games")  # fmt: skip
     print(f"{'players':>7}  {'agent':<15} {'P(win)':>8} {'gap, points':>11}"
           f" {'tokens':>8} {'gain over eager, tokens':>27} {'seconds':>8}")  # fmt: skip
     for players in (int(x) for x in args.players.split(",")):
@@ -139,12 +220,14 @@ def main() -> None:
             "eager": eager,
             "heuristic": heuristic(ruleset, players),
         }
-        for reward in ("win", "tokens"):
-            began = time.perf_counter()
-            agents[f"tabular-{reward}"] = tabular(
-                ruleset, players, reward, args.train, args.seed, args.opponents
-            )
-            print(f"{'':>7}  (trained tabular-{reward} in {time.perf_counter() - began:.1f} s)")
+        for kind, train in (("tabular", tabular), ("pg", policy_gradient)):
+            for reward in ("win", "tokens"):
+                began = time.perf_counter()
+                agents[f"{kind}-{reward}"] = train(
+                    ruleset, players, reward, args.train, args.seed, args.opponents
+                )
+                spent = time.perf_counter() - began
+                print(f"{'':>7}  (trained {kind}-{reward} in {spent:.1f} s)")
         for sims in (int(x) for x in args.mcts.split(",") if x):
             agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
         for name, policy in agents.items():
