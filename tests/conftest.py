@@ -35,8 +35,14 @@ def pytest_runtest_logfinish() -> None:
 def _private_solution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Keep the exact solver's disk cache (ROBINSON_CACHE_DIR) out of the user's home: tests
     must neither read a stale cache nor leave files behind. Set in os.environ so the servers
-    that tests start as subprocesses inherit it too."""
-    path = tmp_path_factory.mktemp("robinson-cache")
+    that tests start as subprocesses inherit it too. The workers of one `pytest -n` run share
+    it (their temporary folders' parent is the run's), so a chain one solves the others read
+    (the cache's files are written under another name, then renamed)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        path = tmp_path_factory.getbasetemp().parent / "robinson-cache"
+        path.mkdir(exist_ok=True)
+    else:
+        path = tmp_path_factory.mktemp("robinson-cache")
     before = os.environ.get("ROBINSON_CACHE_DIR")
     os.environ["ROBINSON_CACHE_DIR"] = str(path)
     yield path
