@@ -23,7 +23,7 @@ import numpy.typing as npt
 from robinson.analysis.decisions import DECISION_KINDS, EAGER_OPTION, OTHER_OPTION
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.joint import FlatTurns
-from robinson.analysis.exact.kernel import DECISION_MARGIN, SWAP_FROM, SWAP_TO, _accumulate
+from robinson.analysis.exact.kernel import DECISION_MARGIN, _accumulate, swap_state
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -47,18 +47,7 @@ def _option_values(
     wdec = np.zeros((decisions, m))
     opts = np.zeros((2, m))
     for r in range(out.shape[0]):
-        rest = r
-        place = 1
-        rswap = r
-        swap = False
-        for _ in range(1, m):
-            ck = rest % kk
-            rest //= kk
-            if ck == SWAP_TO:
-                swap = True
-                rswap -= (SWAP_TO - SWAP_FROM) * place
-            place *= kk
-        swapped = rswap * kk + SWAP_TO if swap else -1
+        swapped = swap_state(r, m, kk)
         base = r * kk
         for d in range(decisions):  # ascending: nested decisions first
             for opt in range(2):

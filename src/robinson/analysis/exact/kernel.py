@@ -72,6 +72,24 @@ def _eager_share(rule: int, table: FloatArray, d: int, r: int, other_better: boo
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def swap_state(r: int, m: int, kk: int) -> int:
+    """The state the ship swap leads to when the mover lands on 36 with the others placed as
+    `r`: the others' 41s become 36s, the mover ends on 41; -1 when no other pawn is on 41."""
+    rest = r
+    place = 1
+    rswap = r
+    swap = False
+    for _ in range(1, m):
+        ck = rest % kk
+        rest //= kk
+        if ck == SWAP_TO:
+            swap = True
+            rswap -= (SWAP_TO - SWAP_FROM) * place
+        place *= kk
+    return rswap * kk + SWAP_TO if swap else -1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _accumulate(
     e: int,
     m: int,
@@ -138,19 +156,7 @@ def bellman(
     krest = kk ** (m - 1)
     c0 = s // krest
     r = s - c0 * krest
-    # The swap's state: the others' 41s become 36s, the mover ends on 41.
-    rest = r
-    place = 1
-    rswap = r
-    swap = False
-    for _ in range(1, m):
-        ck = rest % kk
-        rest //= kk
-        if ck == SWAP_TO:
-            swap = True
-            rswap -= (SWAP_TO - SWAP_FROM) * place
-        place *= kk
-    swapped = rswap * kk + SWAP_TO if swap else -1
+    swapped = swap_state(r, m, kk)
     base = r * kk
     for q in range(need_ptr[c0], need_ptr[c0 + 1]):
         d = need_d[q]

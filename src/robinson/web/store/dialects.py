@@ -26,7 +26,7 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
         try:
             return method(*args, **kwargs)
         except DBAPIError as e:
-            if isinstance(e, IntegrityError) and _is_duplicate(e):
+            if isinstance(e, IntegrityError) and is_duplicate(e):
                 raise
             reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
             raise StorageDown(reason) from e
@@ -71,10 +71,12 @@ def database_url(url: str) -> URL:
     return parsed
 
 
-def _is_duplicate(error: IntegrityError) -> bool:
-    """Whether the statement broke a primary key or unique constraint (not, say, a foreign key)."""
-    sqlstate = getattr(error.orig, "sqlstate", None)  # psycopg: the SQL standard's code
+def is_duplicate(error: object) -> bool:
+    """Whether a driver's error (or SQLAlchemy's wrapping of one) broke a primary key or unique
+    constraint, not, say, a foreign key: the one sign that a step was written already."""
+    error = getattr(error, "orig", None) or error
+    sqlstate = getattr(error, "sqlstate", None)  # psycopg: the SQL standard's code
     if sqlstate is not None:
         return bool(sqlstate == "23505")  # unique_violation
-    name = getattr(error.orig, "sqlite_errorname", "")  # sqlite3 (Python 3.11+)
+    name = getattr(error, "sqlite_errorname", "")  # sqlite3 (Python 3.11+)
     return name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")

@@ -34,10 +34,10 @@ from robinson.web.store import schema
 from robinson.web.store.dialects import (
     EXAMPLE_URLS,
     _guarded,
-    _is_duplicate,
     _sqlite_pragmas,
     database_url,
     default_url,
+    is_duplicate,
 )
 from robinson.web.store.errors import Conflict, StoreUnavailable
 from robinson.web.store.rows import KEEP, GameRow, Note, SeatChange, SeatRow, Step, TableRow
@@ -170,7 +170,7 @@ class Store:
                 )
                 self._write_changes(conn, step.table, step.game, step.seats, step.notes, moved)
         except IntegrityError as e:
-            if not _is_duplicate(e):
+            if not is_duplicate(e):
                 raise
             raise Conflict(f"game {step.game} already has step {step.seq}") from e
 

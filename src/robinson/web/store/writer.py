@@ -12,9 +12,6 @@ A step the database already has (another process wrote it) makes the group be wr
 step by step, so that only that step is refused with `Conflict`. A lost connection is opened
 again and the group tried once more; any other failure refuses the whole group with
 `StorageDown`, and nothing of it was written.
-
-`ThreadWriter` writes each step through `Store.append` on a worker thread: the simple reference
-the tests hold the group writer to.
 """
 
 from __future__ import annotations
@@ -26,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from robinson.web.store.dialects import is_duplicate
 from robinson.web.store.errors import Conflict, StorageDown
 from robinson.web.store.rows import Step
 
@@ -40,8 +38,6 @@ class Store(Protocol):
 
     engine: Engine
 
-    def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None: ...
-
 
 class Writer(Protocol):
     async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
@@ -49,17 +45,6 @@ class Writer(Protocol):
         `StorageDown` if the database did not take it (then nothing of it was written)."""
 
     async def close(self) -> None: ...
-
-
-class ThreadWriter:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
-        await asyncio.to_thread(self.store.append, step, summary, over, to_move)
-
-    async def close(self) -> None:
-        return None
 
 
 @dataclass(frozen=True)
@@ -243,7 +228,7 @@ class GroupWriter:
         if gone:
             self._disconnect()
             return "disconnect"
-        if _is_duplicate(error):
+        if is_duplicate(error):
             return "duplicate"
         return "other"
 
@@ -259,15 +244,6 @@ class GroupWriter:
                 conn.invalidate()  # the pool must not hand this one out again
             except Exception as e:
                 log.debug("closing the writer's connection: %s", e)
-
-
-def _is_duplicate(error: Exception) -> bool:
-    """A primary key or unique constraint broken (psycopg's SQLSTATE or sqlite3's name)."""
-    sqlstate = getattr(error, "sqlstate", None)
-    if sqlstate is not None:
-        return bool(sqlstate == "23505")
-    name = getattr(error, "sqlite_errorname", "")
-    return name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
 
 
 def _reason(error: Exception) -> str:
