@@ -273,8 +273,9 @@ def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
     bots: list[dict[str, Any]] = []
 
     async def run() -> list[int]:
-        # one viewer per seat through nginx: least_conn puts one on each process, so each kill
-        # takes some viewer's process away
+        # one viewer per seat through nginx, which sends every socket of a table to one process
+        # (a consistent hash of the table id): the first kill takes that process away, so the
+        # viewers must come back through nginx to another; the other kills take a bot table's
         viewers = [Viewer(front.ws_base, human["table"], (tokens[i],)) for i in tokens]
         for v in viewers:
             await v.start()
@@ -282,12 +283,15 @@ def test_kill_9_of_processes_mid_game_loses_nothing_and_bot_tables_go_on(
         players = asyncio.gather(
             *(play_seat(v, {i: tokens[i]}, acked, pace) for i, v in enumerate(viewers))
         )
-        for _ in range(3):
+        for kill in range(3):
             bots.extend([await asyncio.to_thread(bot_table), await asyncio.to_thread(bot_table)])
             await asyncio.sleep(1.0)
-            # kill the process driving a bot table that is still going, else any
             going = [b for b in bots if not over(record(front, b["game"]))]
-            holder = lease_holder(cluster, going[0]["table"]) if going else None
+            if kill == 0:  # the viewers' process (and whatever bot tables it drives)
+                holder = await asyncio.to_thread(viewers_process, cluster, human["table"])
+                assert holder is not None, "the table's sockets are not on one process"
+            else:  # the process driving a bot table that is still going, else any
+                holder = lease_holder(cluster, going[0]["table"]) if going else None
             victim = cluster.server_of(holder) if holder else cluster.servers[0]
             led = [b for b in going if lease_holder(cluster, b["table"]) == holder]
             before = {b["table"]: len(record(front, b["game"])["actions"]) for b in led}
