@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 GENEROUS = ["--rate-tables", "1000000/minute", "--rate-actions", "100000000/minute"]
-GENEROUS += ["--rate-sockets", "1000000/minute"]
+GENEROUS += ["--rate-sockets", "1000000/minute", "--rate-reads", "1000000/minute"]
 
 
 def free_port() -> int:

@@ -40,7 +40,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         cluster = await connect_cluster(settings.redis_url)
         service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service
-        app.state.odds = OddsService()
+        app.state.odds = OddsService(lane=service.lane)
         app.state.cluster = cluster
         await service.start()
         pacing = asyncio.create_task(collector.pace())  # the garbage collector, off the tail

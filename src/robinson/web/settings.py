@@ -23,6 +23,9 @@ class Rates:
     tables: str = option("30/minute", "tables created")
     actions: str = option("600/minute", "moves (and seat hand-overs, rematches)")
     sockets: str = option("120/minute", "connections opened")
+    reads: str = option(
+        "600/minute", "reads that can be long: records, replays, chances, a socket's hello"
+    )
 
 
 @dataclass(frozen=True)

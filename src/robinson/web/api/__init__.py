@@ -21,12 +21,17 @@ def _service(request: Request) -> GameService:
 Service = Annotated[GameService, Depends(_service)]
 
 
+def client(request: Request) -> str | None:
+    """The client's address (ratelimit.py says where it comes from)."""
+    return request.client.host if request.client else None
+
+
 def rate(kind: str) -> Any:
     """A dependency counting one `kind` (ratelimit.KINDS) for the client's address."""
 
     async def hit(request: Request) -> None:
         limiter: Limiter = request.app.state.limiter
-        await limiter.hit(kind, request.client.host if request.client else None)
+        await limiter.hit(kind, client(request))
 
     return Depends(hit)
 
@@ -45,7 +50,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         ),
         (413, "too_large"),
         (429, "rate_limited (with Retry-After)"),
-        (503, "storage_unavailable"),
+        (503, "storage_unavailable or busy (with Retry-After)"),
     ]
 }
 

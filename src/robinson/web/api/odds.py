@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from robinson.web.api import ERRORS, Service
+from robinson.web.api import ERRORS, Service, client, rate
 from robinson.web.protocol.server import Computing as ComputingAnswer
 from robinson.web.protocol.server import Odds, OddsHistory
 from robinson.web.service.odds import Computing, OddsService
@@ -27,27 +27,35 @@ COMPUTING: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api/games", tags=["odds"], responses={**ERRORS, **COMPUTING})
 
 
-@router.get("/{game_id}/odds", response_model=Odds, response_model_exclude_none=True)
+@router.get(
+    "/{game_id}/odds",
+    response_model=Odds,
+    response_model_exclude_none=True,
+    dependencies=[rate("reads")],
+)
 async def odds(
     game_id: str,
     service: Service,
     chances: OddsDep,
+    request: Request,
     version: int | None = None,
     policy: str = "eager",
 ) -> Any:
     """Every seat's chances after `version` actions (the current position without it)."""
     record = await service.record(game_id)
     try:
-        return await chances.odds(game_id, record, version, policy)
+        return await chances.odds(game_id, record, version, policy, client(request))
     except Computing:
         return JSONResponse({"status": "computing", "version": version}, status_code=202)
 
 
-@router.get("/{game_id}/odds/history", response_model=OddsHistory)
-async def history(game_id: str, service: Service, chances: OddsDep, policy: str = "eager") -> Any:
+@router.get("/{game_id}/odds/history", response_model=OddsHistory, dependencies=[rate("reads")])
+async def history(
+    game_id: str, service: Service, chances: OddsDep, request: Request, policy: str = "eager"
+) -> Any:
     """Every seat's chances at the start of every turn, and the turns that swung them most."""
     record = await service.record(game_id)
     try:
-        return await chances.history(game_id, record, policy)
+        return await chances.history(game_id, record, policy, client(request))
     except Computing:
         return JSONResponse({"status": "computing"}, status_code=202)

@@ -1,10 +1,12 @@
 """Rate limits per client address (the `limits` library's sliding window counter).
 
-Three things are counted: creating tables, acting (moves, seat hand-overs, rematches, over REST
-and WebSocket alike) and opening table sockets. Over a limit the answer is `rate_limited` (429)
-with `Retry-After` in whole seconds. The address is the client's as uvicorn reports it: from
-`X-Forwarded-For` when the proxy is a trusted one (127.0.0.1 by default, as in deploy/nginx),
-else the TCP peer, so behind an untrusted proxy every client shares the proxy's address.
+Four things are counted: creating tables, acting (moves, seat hand-overs, rematches, over REST
+and WebSocket alike), opening table sockets, and reads whose cost may grow with a game (records,
+replays, chances and a socket's `hello`, which sends a snapshot), the last generously. Over a
+limit the answer is `rate_limited` (429) with `Retry-After` in whole seconds. The address is the
+client's as uvicorn reports it: from `X-Forwarded-For` when the proxy is a trusted one
+(127.0.0.1 by default, as in deploy/nginx), else the TCP peer, so behind an untrusted proxy
+every client shares the proxy's address.
 
 Alone, a process counts in memory. With `--redis` the windows of tables and sockets live in that
 Redis, so N processes behind one load balancer allow those limits once, not N times. Moves are
@@ -35,7 +37,12 @@ if TYPE_CHECKING:  # `limits` takes a while to import: `robinson --help` does no
 
 log = logging.getLogger("robinson.web")
 
-KINDS = {"tables": "tables created", "actions": "moves", "sockets": "connections opened"}
+KINDS = {
+    "tables": "tables created",
+    "actions": "moves",
+    "sockets": "connections opened",
+    "reads": "records, replays, chances or hellos",
+}
 SHARED = frozenset({"tables", "sockets"})  # counted over every process (with Redis)
 PREFIX = "robinson:rl"  # the Redis keys of the windows begin with this
 

@@ -71,6 +71,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 msg_id = getattr(msg, "id", None)
                 if isinstance(msg, ACTING):
                     await limiter.hit("actions", address)
+                elif isinstance(msg, Hello | Lang):  # each sends a snapshot, or a state to all
+                    await limiter.hit("reads", address)
                 reply = await _handle(service, table, conn, msg)
                 if reply is not None:
                     conn.send({**reply, "id": msg_id})

@@ -24,6 +24,7 @@ ErrorCode = Literal[
     "method_not_allowed",
     "table_closed",
     "rate_limited",
+    "busy",
     "internal",
 ]
 
@@ -48,6 +49,7 @@ STATUS: dict[ErrorCode, int] = {
     "method_not_allowed": 405,  # the address exists, not with that method
     "table_closed": 410,  # closed after long without a move; the record stays
     "rate_limited": 429,  # too many requests from one address: wait (Retry-After)
+    "busy": 503,  # the long computations' queue is full: try again shortly (Retry-After)
     "internal": 500,  # a bug of ours; the message says nothing more
 }
 

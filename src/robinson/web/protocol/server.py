@@ -247,7 +247,9 @@ class Replay(Out):
     record: dict[str, Any] = Field(description="the engine's record JSON")
     seats: list[ReplaySeat]
     initial: StateJson
-    steps: list[ReplayStep]
+    total: int = Field(description="how many steps the game has")
+    start: int = Field(description="the index of the first step given")
+    steps: list[ReplayStep] = Field(description="the steps asked for, from `start`")
 
 
 class SquareText(Out):

@@ -9,7 +9,7 @@ the constructor below is the wiring diagram:
 - `Presence` (presence.py): who is connected, since when a seat is away;
 - `Seats` (seats.py): hand-overs, invites, the host's view;
 - `Replica` (replica.py): other processes' changes into this process's copies;
-- `Records` (records.py): a game's record and replay.
+- `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py).
 
 Time and dice come in as a `Clock` and a `Dice` (clock.py). Nothing here speaks HTTP, SQL or
 Redis: the API (web/api/) parses, the store (web/store/) stores, the cluster (web/cluster/)
@@ -28,6 +28,7 @@ from robinson.web.protocol.client import Move
 from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
 from robinson.web.service.create import SeatSpec, new_table
 from robinson.web.service.driver import Driver
+from robinson.web.service.lane import Lane
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
@@ -84,7 +85,8 @@ class GameService:
         self.presence = Presence(self.tables, cluster, store, clock, settings.absent_after)
         self.seats = Seats(self.moves, self.tables, self.presence, store, clock)
         self.replica = Replica(self.tables, self.moves, self.presence, self.adopt)
-        self.records = Records(self.tables, store)
+        self.lane = Lane()  # heavy work: replays, long records, the odds' simulations
+        self.records = Records(self.tables, store, self.lane)
         self._chores: list[asyncio.Task[None]] = []
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -120,6 +122,7 @@ class GameService:
         await self.presence.stop()
         await self.cluster.bus.stop()
         await self.writer.close()
+        self.lane.close()
 
     async def adopt(self) -> None:
         """Drive every unfinished game whose next move is a bot's (here, or where nobody else
@@ -202,8 +205,18 @@ class GameService:
     async def record(self, game_id: str) -> GameRecord:
         return await self.records.record(game_id)
 
-    async def replay(self, game_id: str, lang: str) -> dict[str, Any]:
-        return await self.records.replay(game_id, lang)
+    async def record_text(self, game_id: str, client: str | None = None) -> str:
+        return await self.records.record_text(game_id, client)
+
+    async def replay(
+        self,
+        game_id: str,
+        lang: str,
+        start: int = 0,
+        count: int | None = None,
+        client: str | None = None,
+    ) -> str:
+        return await self.records.replay(game_id, lang, start, count, client)
 
     def subscribe(
         self,

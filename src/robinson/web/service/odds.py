@@ -3,9 +3,12 @@
 Exact chances are a lookup in the solved chains on disk (`robinson.analysis.odds`); the first
 solve of a (rules, policy) on a machine takes seconds, so it runs in a worker process, never on
 the event loop: until it is done the endpoints answer 202 with `{"status": "computing"}` and the
-page says so. Lookups and simulations (5 to 8 living players) run on a thread (the compiled
-simulator lets go of the GIL), so bots, clocks and moves never wait for them. A game's past never
-changes, so answers are kept per (game, version, policy) in a small cache.
+page says so. Lookups and simulations (5 to 8 living players) run on the heavy lane (lane.py: its
+own threads, a bounded queue, a few jobs per client address; the compiled simulator lets go of
+the GIL), so bots, clocks, moves and the store's reads never wait for them. A game's past never
+changes, so answers are kept per (game, version, policy) in a small cache, and the chart of a
+game grows with it: a new version adds the points of the turns since the last one's start
+(`Chart`), it does not replay the game.
 """
 
 from __future__ import annotations
@@ -13,20 +16,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from robinson.analysis.odds import DEFAULT_GAMES, EXACT_LIVING, ODDS_POLICIES, tables
+from robinson.analysis.odds.history import Chart
 from robinson.engine import GameRecord, RobinsonError, Ruleset, State
 from robinson.web.protocol.errors import ServiceError
+from robinson.web.service.lane import Lane
 
 log = logging.getLogger("robinson.web")
 
 CACHE_ENTRIES = 4096
 Key = tuple[str, int, str, str]  # (game, version, policy, "odds" or "history")
 SWINGS = 3
+CHARTS = 256  # games whose chart is kept, to be grown by their next versions
 
 
 class Computing(Exception):
@@ -34,8 +41,11 @@ class Computing(Exception):
 
 
 class OddsService:
-    def __init__(self, games: int = DEFAULT_GAMES) -> None:
+    def __init__(self, games: int = DEFAULT_GAMES, lane: Lane | None = None) -> None:
         self.games = games
+        self.lane = lane or Lane()
+        self._charts: OrderedDict[tuple[str, str], Chart] = OrderedDict()
+        self._charting = threading.Lock()
         self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
         self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
         self._solving: dict[tuple[str, str, int], Future[float]] = {}
@@ -49,7 +59,12 @@ class OddsService:
     # -- the endpoints -------------------------------------------------------------------------
 
     async def odds(
-        self, game_id: str, record: GameRecord, version: int | None, policy: str
+        self,
+        game_id: str,
+        record: GameRecord,
+        version: int | None,
+        policy: str,
+        client: str | None = None,
     ) -> dict[str, Any]:
         """The chances after `version` actions (the last one when None), as `robinson odds`
         prints them, plus the version. Raises `Computing` while the chain is being solved."""
@@ -64,22 +79,37 @@ class OddsService:
         prefix = GameRecord(record.ruleset, record.players, record.first, record.actions[:version])
 
         async def compute() -> dict[str, Any]:
-            state = await asyncio.to_thread(prefix.replay)
+            state = await self.lane.run(prefix.replay, client)
             if not state.over and len(state.living) <= EXACT_LIVING:
                 self._need(record.ruleset, policy, len(state.living))
-            return {"version": version, **await asyncio.to_thread(self._compute, state, policy)}
+            return {
+                "version": version,
+                **await self.lane.run(lambda: self._compute(state, policy), client),
+            }
 
         return await self._once((game_id, version, policy, "odds"), compute)
 
-    async def history(self, game_id: str, record: GameRecord, policy: str) -> dict[str, Any]:
+    async def history(
+        self, game_id: str, record: GameRecord, policy: str, client: str | None = None
+    ) -> dict[str, Any]:
         """Every seat's chances at the start of every turn, and the biggest swings."""
-        from robinson.analysis.odds.history import biggest_swings, chances_over_game
+        from robinson.analysis.odds.history import biggest_swings
 
         policy = _policy(policy)
         version = len(record.actions)
 
         def chart() -> dict[str, Any]:
-            points = chances_over_game(record, policy)
+            with self._charting:  # the lane's threads share the kept charts
+                kept = self._charts.get((game_id, policy))
+            if kept is not None and kept.version > version:
+                kept = None  # asked for after a newer version: grow one of its own
+            grown = (kept or Chart.empty(record)).grown(record, policy)
+            with self._charting:
+                self._charts[(game_id, policy)] = grown
+                self._charts.move_to_end((game_id, policy))
+                while len(self._charts) > CHARTS:
+                    self._charts.popitem(last=False)
+            points = grown.points()
             return {
                 "version": version,
                 "policy": policy,
@@ -89,7 +119,7 @@ class OddsService:
 
         async def compute() -> dict[str, Any]:
             self._need(record.ruleset, policy, min(len(record.players), EXACT_LIVING))
-            return await asyncio.to_thread(chart)
+            return await self.lane.run(chart, client)
 
         return await self._once((game_id, version, policy, "history"), compute)
 
