@@ -16,6 +16,7 @@ ErrorCode = Literal[
     "stale_version",
     "not_over",
     "seat_present",
+    "seat_connected",
     "seat_taken",
     "illegal_action",
     "too_large",
@@ -39,6 +40,7 @@ STATUS: dict[ErrorCode, int] = {
     "stale_version": 409,  # the client acted on an old state (a repeated or late click)
     "not_over": 409,  # a rematch or a seed asked for before the end
     "seat_present": 409,  # someone else's seat while its player is there and has time left
+    "seat_connected": 409,  # someone else's seat while its player is connected (docs: Seats)
     "seat_taken": 409,  # the invite was used already (or replaced by a new one)
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit

@@ -157,7 +157,7 @@ export function decorateSeats(game, ctx) {
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
-    else if (p.kind === "human" && held !== undefined && (p.absent || p.timeouts > 0)) {
+    else if (p.kind === "human" && held !== undefined && (p.absent || (p.timeouts > 0 && !p.present))) {
       handButton(li, p, () => ctx.send({ type: "bot", seat: p.seat, bot: "heuristic", token: ctx.seatTokens[held] }));
     }
   }
