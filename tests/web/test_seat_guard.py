@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from robinson.web.cluster.presence import LocalPresence, PresenceUnknown
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.settings import Settings
@@ -155,3 +156,45 @@ async def test_a_player_who_left_is_handed_over_and_reinvited_as_before_with_the
     log = await served.log(t["table"])
     assert "The host sent a new invitation for the seat of Anna, who ran out of time." in log
     assert "Bruno let a bot play for Anna, who ran out of time." in log
+
+
+class _Elsewhere(LocalPresence):
+    """The cluster's presence as another process left it: `seat` raises while Redis is away,
+    else tells that the seat's process died at `left`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.away = True
+        self.left: int | None = None
+
+    async def seat(self, table_id: str, seat: int) -> tuple[int, int | None]:
+        if self.away:
+            raise PresenceUnknown("Redis does not answer")
+        return 0, self.left
+
+
+async def test_presence_fails_closed_and_a_dead_process_counts_from_its_death(
+    served: Served,
+) -> None:
+    service = served.service
+    t = await _table(service)
+    table_id, host, bruno = t["table"], t["host"], t["seats"][1]["token"]
+    claimed = await service.claim(table_id, t["seats"][0]["invite"].split("#i:")[1])
+    assert claimed["seat"] == 0  # Anna's page is on another process (never here)
+    await served.hello(table_id, (bruno,))
+    elsewhere = _Elsewhere()
+    service.cluster.presence, service.cluster.redis = elsewhere, object()  # scaled out
+    await served.clock.advance(3)  # long past absent_after since the table was made
+    message = await _refused(service.hand_to_bot(table_id, bruno, 0, "random"), "presence_unknown")
+    assert "try again" in message
+    await _refused(service.reinvite(table_id, host, 0, "http://x"), "presence_unknown")
+    # Redis answers: Anna's process died a moment ago. She left then, not when she came.
+    elsewhere.away, elsewhere.left = False, served.clock.now_ms() - 500
+    await _refused(service.hand_to_bot(table_id, bruno, 0, "random"), "seat_present")
+    await _refused(service.reinvite(table_id, host, 0, "http://x"), "seat_present")
+    await served.clock.advance(1.6)  # absent_after (2 s) after her process died
+    await service.hand_to_bot(table_id, bruno, 0, "random")
+    await served.clock.settle()
+    assert "Bruno let a bot play for Anna, away for 2 seconds." in await served.log(table_id)
+    stored = service.store.load_table(table_id)
+    assert stored is not None and stored.seats[0].seen_at == elsewhere.left

@@ -21,6 +21,7 @@ ErrorCode = Literal[
     "illegal_action",
     "too_large",
     "storage_unavailable",
+    "presence_unknown",
     "not_found",
     "method_not_allowed",
     "table_closed",
@@ -45,6 +46,7 @@ STATUS: dict[ErrorCode, int] = {
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
+    "presence_unknown": 503,  # who is connected cannot be known (Redis away): no hand-over
     # -- the server's limits (docs/protocol.md, Limits)
     "not_found": 404,  # no such address
     "method_not_allowed": 405,  # the address exists, not with that method
