@@ -18,6 +18,7 @@ NOTES = [
     Note(0, "back", {"seat": 0}),
     Note(0, "returned", {"seat": 0}),
     Note(0, "timeout", {"seat": 0}),
+    Note(0, "clock_restart", {"seat": 0, "seconds": 60}),
     Note(0, "timeout_bot", {"seat": 0, "count": 3}),
     Note(0, "claimed", {"seat": 0}),
     Note(0, "reinvited", {"seat": 0}),

@@ -216,11 +216,17 @@ async def test_a_table_where_nobody_acts_moves_on_by_itself_through_a_restart(
         before = await srv.game(table)
         await srv.stop()
         # the deadline was stored with the game: the move that fell due while no server ran is
-        # made by the new one, narrated as a timeout of that seat
+        # made by the new one once the restart's grace is over (issue 22), narrated as a
+        # timeout of that seat
         await clock.advance(CLOCK + 1)
         service = await srv.start()
-        assert (await srv.game(table))["version"] > before["version"]
+        assert (await srv.game(table))["version"] == before["version"]
         waiting = before["players"][before["clock"]["seat"]]["name"]
+        grace = srv.settings.restart_grace
+        restarted = f"The server was restarted: {waiting} has {grace:g} seconds to make this move."
+        assert restarted in await srv.log(table)
+        await clock.advance(grace + 0.1)
+        assert (await srv.game(table))["version"] > before["version"]
         log = await srv.log(table)
         assert log.count(f"Time ran out for {waiting}: a bot made the move.") == 1 + (
             waiting == "Anna"

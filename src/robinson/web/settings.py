@@ -40,6 +40,13 @@ class Settings:
         low=0,
         unit="SECONDS",
     )
+    restart_grace: float = option(
+        60.0,
+        "after a start, a move whose time ran out while the server was down (or runs out "
+        "sooner than this) gets this long from the start, so its player can reconnect",
+        low=0,
+        unit="SECONDS",
+    )
     expire_days: float = option(
         30.0,
         "close unfinished tables with no move for this long, keeping their records (0: never)",

@@ -79,6 +79,7 @@ class GameService:
             self.solver,
             settings.bot_delay,
             cluster.shared,
+            settings.restart_grace,
         )
         self.moves.after_change.append(self.driver.changed)
         self.presence = Presence(self.tables, cluster, store, clock, settings.absent_after)

@@ -124,6 +124,9 @@ def note(lang: str, item: Any, names: Sequence[str]) -> str:
         if data.get("out_of_time"):
             return t.format("seat.bot_out_of_time", **fields)
         return t.format("seat.bot_away", away=duration(lang, int(data.get("away") or 0)), **fields)
+    if kind == "clock_restart":
+        seconds = duration(lang, int(data.get("seconds") or 0))
+        return t.format("seat.clock_restart", time=seconds, **fields)
     if kind == "timeout_bot":
         return t.nformat("seat.timeout_bot", int(data.get("count") or 0), **fields)
     if kind == "reinvited" and data.get("out_of_time"):
