@@ -198,3 +198,32 @@ async def test_presence_fails_closed_and_a_dead_process_counts_from_its_death(
     assert "Bruno let a bot play for Anna, away for 2 seconds." in await served.log(table_id)
     stored = service.store.load_table(table_id)
     assert stored is not None and stored.seats[0].seen_at == elsewhere.left
+
+
+async def test_an_invite_is_shown_without_being_spent_and_a_wrong_code_is_told_apart(
+    served: Served,
+) -> None:
+    """Issue 22: looking at an invite (the page before its "Take this seat" click) spends
+    nothing; a code that was never an invite of the table is `bad_invite`, one used or
+    replaced already `seat_taken`."""
+    service = served.service
+    t = await _table(service)
+    table_id, host = t["table"], t["host"]
+    code = t["seats"][1]["invite"].split("#i:")[1]
+    for _ in range(2):  # a link checker, then the invitee: nothing is spent
+        assert await service.offer(table_id, code) == {"seat": 1, "name": "Bruno"}
+    table = await service.table(table_id)
+    assert table.seats[1].invite_sha256 is not None
+    wrong = "x" * len(code)
+    await _refused(service.offer(table_id, wrong), "bad_invite")
+    await _refused(service.claim(table_id, wrong), "bad_invite")
+    claimed = await service.claim(table_id, code)
+    assert claimed["seat"] == 1
+    await _refused(service.offer(table_id, code), "seat_taken")
+    await _refused(service.claim(table_id, code), "seat_taken")
+    # a re-invite of a never-claimed seat replaces its invite: the old one is "taken" too
+    old = t["seats"][0]["invite"].split("#i:")[1]
+    fresh = await service.reinvite(table_id, host, 0, "http://x")
+    await _refused(service.claim(table_id, old), "seat_taken")
+    new = fresh["link"].split("#i:")[1]
+    assert await service.offer(table_id, new) == {"seat": 0, "name": "Anna"}

@@ -233,6 +233,9 @@ class GameService:
     async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
         return await self.seats.claim(table_id, invite)
 
+    async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
+        return await self.seats.offer(table_id, invite)
+
     async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
         return await self.seats.invites(table_id, host, origin)
 

@@ -100,17 +100,46 @@ class Seats:
 
     # -- invites -------------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
-        """Open an invite: the seat gets a new secret, given to this browser alone; the invite
-        is spent (`seat_taken` for anyone who tries it again) and older secrets stop working."""
-        table = await self.tables.get(table_id)
+    def invited(self, table: LiveTable, invite: object) -> int:
+        """The seat `invite` offers now; `seat_taken` for an invite used or replaced already
+        (this game's notes keep their hashes), `bad_invite` for a code that never was one."""
         if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
             raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
         digest = token_hash(invite)
+        seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+        if seat is not None:
+            return seat
+        spent = any(
+            digest in (n.data.get("invite"), n.data.get("replaced")) for n in table.game.notes
+        )
+        if spent:
+            raise ServiceError(
+                "seat_taken",
+                "this invite was used already: the seat is taken (ask the host for a new link "
+                "if it was meant for you)",
+            )
+        raise ServiceError(
+            "bad_invite", "that is not an invite of this table: check the code after '#i:'"
+        )
+
+    async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
+        """What an invite offers, spending nothing: the page shows it with a "Take this seat"
+        button (a link checker that opens the page takes no seat)."""
+        table = await self.tables.get(table_id)
+        seat = self.invited(table, invite)
+        return {"seat": seat, "name": table.seats[seat].name}
+
+    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
+        """Take an invite's seat (the click): the seat gets a new secret, given to this
+        browser alone; the invite is spent (`seat_taken` for anyone who tries it again) and
+        older secrets stop working."""
+        table = await self.tables.get(table_id)
         async with table.lock:
-            seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+            seat = self.invited(table, invite)
+            assert isinstance(invite, str)
+            digest = token_hash(invite)
             token = secrets.token_urlsafe(24)
-            if seat is None or not await asyncio.to_thread(
+            if not await asyncio.to_thread(
                 self.store.claim, table.id, seat, digest, token_hash(token)
             ):
                 raise ServiceError(
@@ -122,7 +151,7 @@ class Seats:
             # change below tells everyone, with the same row.
             row = table.seats[seat]
             claimed = replace(row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0)
-            note = Note(table.game.version, "claimed", {"seat": seat})
+            note = Note(table.game.version, "claimed", {"seat": seat, "invite": digest})
             await self.moves.change_seats(table, (claimed,), (note,))
             self.presence.drop_holders(table, seat)
             return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
@@ -179,6 +208,8 @@ class Seats:
                     "is at the table",
                 )
             data: dict[str, Any] = {"seat": target}
+            if row.invite_sha256 is not None:  # its old invite is spent: `seat_taken` after
+                data["replaced"] = row.invite_sha256
             if table.out_of_time(target):
                 data["out_of_time"] = True
             elif row.invite_sha256 is not None:
