@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -64,6 +65,12 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         redoc_url=None,
     )
     app.state.limiter = Limiter(settings.rates, settings.redis_url)
+    sockets_open: Counter[str | None] = Counter()
+    app.state.sockets_open = sockets_open  # open table sockets per client address
+    app.state.sockets_per_address = settings.sockets_per_address
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, socket.QuietDenials) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(socket.QuietDenials())
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
     app.add_exception_handler(StorageDown, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]

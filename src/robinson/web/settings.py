@@ -67,6 +67,13 @@ class Settings:
         low=1,
         unit="SECONDS",
     )
+    sockets_per_address: float = option(
+        64,
+        "table sockets one client address may hold open at once; the next is told so and "
+        "closed (code 4429)",
+        low=1,
+        unit="N",
+    )
     rates: Rates = field(default_factory=Rates)
 
 
