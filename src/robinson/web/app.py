@@ -24,7 +24,7 @@ from robinson.web.service import GameService
 from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
 from robinson.web.service.odds import OddsService
 from robinson.web.settings import Settings
-from robinson.web.store import Store, default_url
+from robinson.web.store import Store, default_url, seeds
 from robinson.web.store.errors import StorageDown
 
 log = logging.getLogger("robinson.web")
@@ -38,6 +38,9 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url or default_url())
+        sqlite = store.engine.url.database if store.engine.dialect.name == "sqlite" else None
+        key = seeds.load_key(seeds.key_path(sqlite, settings.seed_key))
+        store.seeds = seeds.SeedBox(key)  # a copy of the database predicts no roll
         cluster = await connect_cluster(settings.redis_url)
         service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service

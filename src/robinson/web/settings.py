@@ -31,6 +31,9 @@ class Settings:
     database_url: str | None = None
     # None: this process alone; else the Redis it shares its tables through.
     redis_url: str | None = None
+    # The file of the key that encrypts the dice seeds at rest (store/seeds.py); None: beside
+    # the SQLite file, or in the user data directory. A cluster's processes share one file.
+    seed_key: str | None = None
     bot_delay: float = option(
         0.8, "pause before each bot move, so people can follow", low=0, unit="SECONDS"
     )
