@@ -187,8 +187,11 @@ class RedisPresence(LocalPresence):
         should it die); True when the key was there already (Redis kept it)."""
         key = f"robinson:alive:{self.process_id}"
         now = int(time.time() * 1000)
-        await self.redis.set("robinson:presence:since", now, nx=True)  # Redis counts from now
         await self.redis.set(f"robinson:beat:{self.process_id}", now, ex=86400)
+        if not await self.redis.exists(key):
+            # Our counts are (re)written now (first start, or Redis lost them): the cluster's
+            # presence is not whole until every process had its turn (`seat` says so).
+            await self.redis.set("robinson:presence:since", now)
         previous = await self.redis.set(key, 1, px=int(self.ttl * 1000), get=True)
         return previous is not None
 
