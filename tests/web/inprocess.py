@@ -16,6 +16,7 @@ from typing import Any
 from robinson.web.service import GameService, views
 from robinson.web.settings import Settings
 from robinson.web.store import Store
+from robinson.web.store.seeds import SeedBox
 from tests.web.fakes import FakeClock, SeededDice
 
 
@@ -43,12 +44,14 @@ class Served:
         clock: FakeClock,
         settings: Settings | None = None,
         dice: SeededDice | None = None,
+        seeds: SeedBox | None = None,
     ) -> None:
         self.url = url
         self.clock = clock
         # The subprocess tests' server moves its bots at once (--bot-delay 0): so does this one.
         self.settings = settings or Settings(bot_delay=0.0)
         self.dice = dice or SeededDice(bytes(range(32)))
+        self.seeds = seeds  # the dice seeds' key at rest (none: stored in the clear)
         self._store: Store | None = None
         self._service: GameService | None = None
 
@@ -58,7 +61,7 @@ class Served:
         return self._service
 
     async def start(self) -> GameService:
-        self._store = Store(self.url)
+        self._store = Store(self.url, self.seeds)
         self._service = GameService(self._store, self.settings, clock=self.clock, dice=self.dice)
         await self._service.start()
         await self.clock.settle()

@@ -424,6 +424,71 @@ def test_rate_limits_count_over_every_process(cluster: Cluster) -> None:
             srv.stop()
 
 
+def test_a_connected_seat_is_not_handed_over_while_presence_is_unknown_nor_before_absence(
+    cluster: Cluster,
+) -> None:
+    """Issue 22, presence fails closed: two more processes (absent after 8 s) on the cluster's
+    database and Redis; Ann is connected to A. With Redis killed, B refuses Bo's hand-over and
+    the host's re-invite (`presence_unknown`); Redis back, her seat is still hers
+    (`seat_connected`); A killed, the hand-over waits until she counts as gone and then
+    `absent_after` more, counted from A's last sign of life, not from her arrival."""
+    away = 8.0  # longer than a dead process's presence lasts (PRESENCE_TTL, 6 s)
+    extra = ("--redis", cluster.redis.url, "--absent-after", str(away))
+    a, b = (Server(cluster.front.url_db, extra=extra) for _ in range(2))
+
+    def code(r: httpx.Response) -> str:
+        return "ok" if r.is_success else str(r.json()["error"]["code"])
+
+    try:
+        a.start(START)
+        b.start(START)
+        t = a.create([{"name": "Ann"}, {"name": "Bo"}])
+        table, host, bo = t["table"], t["host"], t["seats"][1]["token"]
+        ann = a.post(
+            f"/api/tables/{table}/claim", {"invite": t["seats"][0]["invite"].split("#i:")[1]}
+        )
+        assert ann.status_code == 200, ann.text
+        hand = f"/api/tables/{table}/seats/0/bot"
+        reinvite = f"/api/tables/{table}/seats/0/invite"
+        with a.ws(table) as ws:
+            ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": [ann.json()["token"]]}))
+            a.receive(ws, "snapshot")
+            time.sleep(away + 0.5)
+            assert code(b.post(hand, {"token": bo, "bot": "eager"})) == "seat_connected"
+            cluster.redis.kill()
+            try:
+                r = b.post(hand, {"token": bo, "bot": "eager"})
+                assert (r.status_code, code(r)) == (503, "presence_unknown")
+                assert code(b.post(reinvite, {"host": host})) == "presence_unknown"
+            finally:
+                cluster.redis.start()
+            seen: list[str] = []
+            deadline = time.monotonic() + 30
+            while (c := code(b.post(hand, {"token": bo, "bot": "eager"}))) != "seat_connected":
+                seen.append(c)
+                assert time.monotonic() < deadline, seen
+                time.sleep(0.2)
+            assert set(seen) <= {"presence_unknown"}, seen  # never allowed meanwhile
+            assert code(b.post(reinvite, {"host": host})) == "seat_connected"
+            a.kill()  # Ann's process dies with her socket
+            killed = time.monotonic()
+            seen = []
+            while (c := code(b.post(hand, {"token": bo, "bot": "eager"}))) != "ok":
+                seen.append(c)
+                assert time.monotonic() < killed + 60, seen
+                time.sleep(0.2)
+            allowed = time.monotonic() - killed
+        assert set(seen) <= {"seat_connected", "seat_present"}, seen
+        assert "seat_present" in seen  # gone, but not yet absent_after
+        assert allowed >= away - 2.0  # A's last beat is at most 2 s before its death
+        log = b.get(f"/api/tables/{table}").json()
+        assert log["game"]["players"][0]["kind"] == "bot"
+    finally:
+        for srv in (a, b):
+            if srv.proc is not None:
+                srv.stop()
+
+
 # -- Redis restarted ------------------------------------------------------------------------------
 
 

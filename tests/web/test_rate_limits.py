@@ -4,13 +4,16 @@ past the limit, and another address is not affected."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from tests.web.conftest import Server, assert_security_headers
@@ -82,3 +85,49 @@ def test_opening_sockets_past_the_limit_is_refused_with_429(strict: Server) -> N
     assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert json.loads(response.body)["error"]["code"] == "rate_limited"
     assert_security_headers(response.headers, "the refused handshake")
+
+
+def test_a_refused_socket_is_a_note_in_the_log_not_an_error(strict: Server) -> None:
+    """Issue 22: each refused socket logged an ERROR line (uvicorn's "returned without
+    completing handshake"); it is the server's own note now."""
+    t = strict.create([{"name": "A"}, {"name": "B"}])
+    for _ in range(4):
+        with contextlib.suppress(InvalidStatus), strict.ws(t["table"]) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            strict.receive(ws, "snapshot")
+    strict.stop()
+    assert "ERROR" not in strict.output, strict.output
+    assert strict.output.count("socket refused") == 2, strict.output
+
+
+def test_open_sockets_per_address_are_capped(fresh_server: Any) -> None:
+    """Issue 22: at most --sockets-per-address sockets open at once from one address; the next
+    is told why and closed (4429); one closed makes room again."""
+    srv = fresh_server(options=(*Server.GENEROUS, "--sockets-per-address", "3"))
+    srv.start()
+    try:
+        t = srv.create([{"name": "A"}, {"name": "B"}])
+        with contextlib.ExitStack() as stack:
+            held = [stack.enter_context(srv.ws(t["table"])) for _ in range(3)]
+            for ws in held:
+                ws.send(json.dumps({"type": "hello"}))
+                srv.receive(ws, "snapshot")
+            with srv.ws(t["table"]) as extra:
+                refused = json.loads(extra.recv(timeout=10))
+                assert refused["type"] == "error" and refused["code"] == "rate_limited"
+                assert "at most 3" in refused["message"]
+                with pytest.raises(ConnectionClosed):
+                    extra.recv(timeout=10)
+                assert extra.close_code == 4429 and extra.close_reason
+            held[0].close()
+            for _ in range(50):  # the server notices the close
+                with srv.ws(t["table"]) as again:
+                    again.send(json.dumps({"type": "hello"}))
+                    if json.loads(again.recv(timeout=10))["type"] == "snapshot":
+                        break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("a closed socket did not make room")
+    finally:
+        srv.stop()
+    assert "ERROR" not in srv.output, srv.output

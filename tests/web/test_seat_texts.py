@@ -14,12 +14,17 @@ NOTES = [
     Note(0, "bot", {"seat": 0, "actor": 1, "bot": "eager", "away": 135}),
     Note(0, "bot", {"seat": 0, "actor": 1, "bot": "eager", "out_of_time": True}),
     Note(0, "bot", {"seat": 1, "actor": 1, "bot": "eager"}),
+    Note(0, "bot", {"seat": 0, "actor": 1, "bot": "random", "timeouts": 3}),
     Note(0, "back", {"seat": 0}),
     Note(0, "returned", {"seat": 0}),
     Note(0, "timeout", {"seat": 0}),
+    Note(0, "clock_restart", {"seat": 0, "seconds": 60}),
     Note(0, "timeout_bot", {"seat": 0, "count": 3}),
     Note(0, "claimed", {"seat": 0}),
     Note(0, "reinvited", {"seat": 0}),
+    Note(0, "reinvited", {"seat": 0, "unclaimed": True}),
+    Note(0, "reinvited", {"seat": 0, "away": 75}),
+    Note(0, "reinvited", {"seat": 0, "out_of_time": True}),
 ]
 
 

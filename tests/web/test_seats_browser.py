@@ -27,6 +27,7 @@ def test_an_invite_link_opened_in_a_second_browser_after_it_was_claimed_gives_no
         bruno = first.new_page()
         problems = watch(bruno)
         bruno.goto(invite)
+        bruno.click("[data-take-seat='1']")  # loading claims nothing: the click does
         bruno.wait_for_selector("[data-player='1'] .you")
         assert "#" not in bruno.url  # the invite leaves the address bar
         other = second.new_page()
@@ -44,6 +45,44 @@ def test_an_invite_link_opened_in_a_second_browser_after_it_was_claimed_gives_no
     finally:
         first.close()
         second.close()
+
+
+def test_an_invite_opened_without_a_click_claims_nothing_and_the_click_takes_the_seat(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 22: a mail or chat program's link checker (a headless browser that loads the page
+    and clicks nothing) leaves the seat to the invitee, who takes it with "Take this seat"."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    invite = server.base + t["seats"][1]["invite"]
+
+    def claimed() -> bool:
+        game = server.get(f"/api/tables/{t['table']}").json()["game"]
+        return bool(game["players"][1]["claimed"])
+
+    checker, invitee = browser.new_context(), browser.new_context()
+    try:
+        page = checker.new_page()
+        problems = watch(page)
+        page.goto(invite)
+        offer = page.wait_for_selector("[data-take-seat='1']")
+        assert offer is not None and offer.inner_text() == "Take this seat"
+        assert "Bruno" in page.locator("#seat-offer").inner_text()
+        page.wait_for_selector("[data-player='1']")
+        page.wait_for_timeout(500)
+        assert not claimed() and page.locator(".you").count() == 0
+        page.reload()  # still offered (this tab keeps the invite), still not claimed
+        page.wait_for_selector("[data-take-seat='1']")
+        assert not claimed()
+        other = invitee.new_page()
+        problems_other = watch(other)
+        other.goto(invite)
+        other.click("[data-take-seat='1']")
+        other.wait_for_selector("[data-player='1'] .you")
+        assert claimed() and other.locator("#seat-offer").count() == 0
+        assert problems == [] and problems_other == []
+    finally:
+        checker.close()
+        invitee.close()
 
 
 def test_the_host_keeps_the_invite_links_with_copy_and_qr_after_creating_the_table(
@@ -83,6 +122,7 @@ def test_the_host_keeps_the_invite_links_with_copy_and_qr_after_creating_the_tab
         # Bruno opens his link: the host's panel says the seat is taken
         bruno = guest.new_page()
         bruno.goto(link)
+        bruno.click("[data-take-seat='1']")
         bruno.wait_for_selector("[data-player='1'] .you")
         page.wait_for_selector("#invites [data-claimed='1']")
         assert page.locator("#invites [data-invite='1']").count() == 0

@@ -280,3 +280,66 @@ def test_the_presence_of_many_tables_is_read_in_one_command(redis_server: RedisS
         await b.stop()
 
     run(redis_server, body)
+
+
+def test_a_seats_presence_fails_closed_while_redis_is_away_or_just_restarted(
+    redis_server: RedisServer,
+) -> None:
+    """Issue 22: a hand-over asks `seat`, which never guesses: it raises while Redis does not
+    answer, and after a restart until every process had the time to write its counts again."""
+    from robinson.web.cluster.presence import PresenceUnknown, RedisPresence
+
+    async def body(client: Any) -> None:
+        a, b = RedisPresence(client(), "A", ttl=1.0), RedisPresence(client(), "B", ttl=1.0)
+        await a.start()
+        await b.start()
+        await a.change("t1", 0, +1)
+        await asyncio.sleep(1.1)  # Redis has counted for one TTL
+        assert await b.seat("t1", 0) == (1, None)
+        assert await b.seat("t1", 1) == (0, None)
+        redis_server.kill()
+        with pytest.raises(PresenceUnknown):
+            await b.seat("t1", 0)
+        await asyncio.to_thread(redis_server.start)  # empty: A's count is not written yet
+        with pytest.raises(PresenceUnknown):
+            await b.seat("t1", 0)
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(PresenceUnknown):
+                assert await b.seat("t1", 0) == (1, None)  # never (0, None) meanwhile
+                break
+            assert time.monotonic() < deadline, "presence not known again"
+            await asyncio.sleep(0.05)
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_a_seat_held_by_a_process_that_died_left_when_that_process_was_last_alive(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.cluster.presence import RedisPresence
+
+    async def body(client: Any) -> None:
+        a, b = RedisPresence(client(), "A", ttl=1.0), RedisPresence(client(), "B", ttl=1.0)
+        await a.start()
+        await b.start()
+        await a.change("t1", 2, +1)
+        await asyncio.sleep(1.1)
+        assert a._task is not None
+        a._task.cancel()  # A dies without a word
+        with contextlib.suppress(asyncio.CancelledError):
+            await a._task
+        died = time.time() * 1000
+        assert (await b.seat("t1", 2))[0] == 1  # its key lives for one more TTL: still there
+        deadline = time.monotonic() + 10
+        while (found := await b.seat("t1", 2))[0] != 0:
+            assert time.monotonic() < deadline, "a dead process's seat stayed"
+            await asyncio.sleep(0.05)
+        left = found[1]
+        assert left is not None and died - 1000 <= left <= died  # its last beat, not now
+        assert await b.seat("t1", 2) == (0, left)  # every reader learns it, not only the first
+        await b.stop()
+
+    run(redis_server, body)

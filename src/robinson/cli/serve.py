@@ -34,6 +34,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "this Redis (default: $ROBINSON_REDIS_URL, else none: this process alone); "
         "e.g. redis://localhost:6379/0 (docs/deploy.md)",
     )
+    p.add_argument(
+        "--seed-key",
+        default=None,
+        metavar="FILE",
+        help="the key that encrypts the dice seeds in the database (made there on first start; "
+        "default: robinson-seed.key beside the SQLite file, else in the user's data "
+        "directory); every process of a cluster needs the same file",
+    )
     from robinson.web.settings import Rates, tunables
 
     for f in tunables():  # every numeric option of the server, with its default and bound
@@ -79,7 +87,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
     sqlite = store.engine.dialect.name == "sqlite"
-    store.close()
+    from robinson.web.store import seeds
+
+    try:  # the seeds' key, made on first start: a problem with it is one clear line too
+        seeds.load_key(seeds.key_path(store.engine.url.database if sqlite else None, args.seed_key))
+    except seeds.SeedKeyError as e:
+        print(f"robinson serve: {e}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
     # The server's own notes (start-up, closed tables, solves) on stderr; uvicorn's stay quiet.
     notes = logging.getLogger("robinson")
     notes.setLevel(logging.INFO)
@@ -104,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
+        seed_key=args.seed_key,
         rates=Rates(**{f.name: getattr(args, f"rate_{f.name}") for f in fields(Rates)}),
         **{f.name: getattr(args, f.name) for f in tunables()},
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -23,7 +24,7 @@ from robinson.web.service import GameService
 from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
 from robinson.web.service.odds import OddsService
 from robinson.web.settings import Settings
-from robinson.web.store import Store, default_url
+from robinson.web.store import Store, default_url, seeds
 from robinson.web.store.errors import StorageDown
 
 log = logging.getLogger("robinson.web")
@@ -37,6 +38,9 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url or default_url())
+        sqlite = store.engine.url.database if store.engine.dialect.name == "sqlite" else None
+        key = seeds.load_key(seeds.key_path(sqlite, settings.seed_key))
+        store.seeds = seeds.SeedBox(key)  # a copy of the database predicts no roll
         cluster = await connect_cluster(settings.redis_url)
         service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service
@@ -64,6 +68,12 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         redoc_url=None,
     )
     app.state.limiter = Limiter(settings.rates, settings.redis_url)
+    sockets_open: Counter[str | None] = Counter()
+    app.state.sockets_open = sockets_open  # open table sockets per client address
+    app.state.sockets_per_address = settings.sockets_per_address
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, socket.QuietDenials) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(socket.QuietDenials())
     app.add_exception_handler(ServiceError, service_error)  # type: ignore[arg-type]
     app.add_exception_handler(StorageDown, storage_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid)  # type: ignore[arg-type]

@@ -34,12 +34,22 @@ class Settings:
     database_url: str | None = None
     # None: this process alone; else the Redis it shares its tables through.
     redis_url: str | None = None
+    # The file of the key that encrypts the dice seeds at rest (store/seeds.py); None: beside
+    # the SQLite file, or in the user data directory. A cluster's processes share one file.
+    seed_key: str | None = None
     bot_delay: float = option(
         0.8, "pause before each bot move, so people can follow", low=0, unit="SECONDS"
     )
     absent_after: float = option(
         60.0,
         "seconds without a connection after which other players may hand a seat to a bot",
+        low=0,
+        unit="SECONDS",
+    )
+    restart_grace: float = option(
+        60.0,
+        "after a start, a move whose time ran out while the server was down (or runs out "
+        "sooner than this) gets this long from the start, so its player can reconnect",
         low=0,
         unit="SECONDS",
     )
@@ -62,6 +72,13 @@ class Settings:
         "died without a word is noticed within this plus 20 s (then its seat shows away)",
         low=1,
         unit="SECONDS",
+    )
+    sockets_per_address: float = option(
+        64,
+        "table sockets one client address may hold open at once; the next is told so and "
+        "closed (code 4429)",
+        low=1,
+        unit="N",
     )
     rates: Rates = field(default_factory=Rates)
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 
 from robinson.web.api import ERRORS, Service
 from robinson.web.protocol.client import ClaimIn, DeviceIn, HostIn
-from robinson.web.protocol.server import Claimed, Invites, SeatLink
+from robinson.web.protocol.server import Claimed, Invites, Offer, SeatLink
 from robinson.web.service.invites import check_origin
 
 router = APIRouter(prefix="/api/tables", tags=["seats"], responses=ERRORS)
@@ -20,10 +20,17 @@ def _origin(request: Request, given: str | None) -> str:
     return check_origin(given) or str(request.base_url).rstrip("/")
 
 
+@router.post("/{table_id}/offer", response_model=Offer)
+async def offer(table_id: str, body: ClaimIn, service: Service) -> dict[str, Any]:
+    """What an invite offers (the seat and its name), spending nothing: the invite page shows
+    it with a "Take this seat" button."""
+    return await service.offer(table_id, body.invite)
+
+
 @router.post("/{table_id}/claim", response_model=Claimed)
 async def claim(table_id: str, body: ClaimIn, service: Service) -> dict[str, Any]:
-    """Open an invite: the seat's new secret, to this browser alone; the invite is spent
-    (`seat_taken` for anyone who tries it again)."""
+    """Take an invite's seat (the click): the seat's new secret, to this browser alone; the
+    invite is spent (`seat_taken` for anyone who tries it again)."""
     return await service.claim(table_id, body.invite)
 
 

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -48,10 +49,44 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     try:
         await limiter.hit("sockets", address)
     except ServiceError as e:  # refused before the handshake: a plain HTTP 429
+        log.info("socket refused from %s: %s", address, e.message)  # a note, not an error
         body = {"error": e.to_json()}
         await websocket.send_denial_response(JSONResponse(body, e.status, headers=e.headers))
         return
     await websocket.accept()
+    opened: Counter[str | None] = websocket.app.state.sockets_open
+    cap = int(websocket.app.state.sockets_per_address)
+    if opened[address] >= cap:  # told why, in words and in the close code
+        reason = f"too many connections open from your address (at most {cap})"
+        log.info("socket refused from %s: %s", address, reason)
+        error = {"type": "error", "code": "rate_limited", "message": reason, "id": None}
+        await websocket.send_text(encode(error))
+        await websocket.close(code=4429, reason=reason)
+        return
+    opened[address] += 1
+    try:
+        await _follow(websocket, service, limiter, address, table_id)
+    finally:
+        opened[address] -= 1
+        if opened[address] <= 0:
+            del opened[address]
+
+
+class QuietDenials(logging.Filter):
+    """uvicorn logs an ERROR for every socket refused before its handshake (a 429 of the rate
+    limit, noted above as it happens): that is no error of the server's."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "returned without completing handshake" not in record.getMessage()
+
+
+async def _follow(
+    websocket: WebSocket,
+    service: GameService,
+    limiter: Limiter,
+    address: str | None,
+    table_id: str,
+) -> None:
     try:
         table = await service.table(table_id)
     except ServiceError as e:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
 from typing import TYPE_CHECKING, Protocol
 
@@ -28,6 +29,12 @@ class Presence(Protocol):
     async def totals(self, table_id: str) -> dict[int, int]:
         """Connections per seat at the table over every process (seats with none left out)."""
 
+    async def seat(self, table_id: str, seat: int) -> tuple[int, int | None]:
+        """Connections holding `seat` over every living process, and when (Unix ms) a process
+        that held it was last known alive, if one died since (its player left then). Raises
+        `PresenceUnknown` when that cannot be known: Redis away, or restarted so lately that
+        the processes may not all have written their counts again."""
+
     async def elsewhere(self, table_id: str) -> set[int]:
         """The seats some connection to another living process holds."""
 
@@ -37,6 +44,10 @@ class Presence(Protocol):
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
+
+
+class PresenceUnknown(Exception):
+    """Who is connected cannot be known now (docs/protocol.md "Seats")."""
 
 
 class LocalPresence:
@@ -53,6 +64,9 @@ class LocalPresence:
 
     async def totals(self, table_id: str) -> dict[int, int]:
         return dict(self._mine.get(table_id, {}))
+
+    async def seat(self, table_id: str, seat: int) -> tuple[int, int | None]:
+        return self._mine.get(table_id, Counter())[seat], None
 
     async def elsewhere(self, table_id: str) -> set[int]:
         return set()  # alone: there is no elsewhere
@@ -82,16 +96,30 @@ end
 return 1
 """
 
-# Every field of a living process (the others are removed here), but those of the process
-# ARGV[1] if given. A script may read keys it was not given when Redis is one server, as here
-# (not a Redis Cluster).
+# Every field of a living process, but those of the process ARGV[1] if given. The fields of a
+# dead process are removed, and each seat it held is noted in `robinson:left:{table}` as left
+# when that process last said it lived (its `robinson:beat:`): the moment its player left.
+# With ARGV[2] = "strict" the reply is {fields, left} per table, and an error while Redis may
+# not hold every process's counts (it answered `robinson:presence:since` less than ARGV[3] ms
+# ago: restarted, each process writing its counts again). A script may read keys it was not
+# given when Redis is one server, as here (not a Redis Cluster).
 _READ = """
+local strict = ARGV[2] == 'strict'
+if strict then
+  local since = redis.call('GET', 'robinson:presence:since')
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if not since or now - tonumber(since) < tonumber(ARGV[3]) then
+    return redis.error_reply('presence not known yet')
+  end
+end
 -- of each key in KEYS: one reply per table, in order
 local alive = {}
 local replies = {}
 for k = 1, #KEYS do
   local all = redis.call('HGETALL', KEYS[k])
   local out = {}
+  local leftkey = 'robinson:left:' .. string.sub(KEYS[k], 19)
   for i = 1, #all, 2 do
     local process = string.match(all[i], '^(.*):[^:]*$')
     if alive[process] == nil then
@@ -103,9 +131,22 @@ for k = 1, #KEYS do
       end
     else
       redis.call('HDEL', KEYS[k], all[i])
+      local beat = redis.call('GET', 'robinson:beat:' .. process)
+      local seat = string.match(all[i], ':([^:]*)$')
+      if beat and tonumber(all[i + 1]) > 0 then
+        local before = redis.call('HGET', leftkey, seat)
+        if not before or tonumber(before) < tonumber(beat) then
+          redis.call('HSET', leftkey, seat, beat)
+          redis.call('EXPIRE', leftkey, 86400)
+        end
+      end
     end
   end
-  replies[k] = out
+  if strict then
+    replies[k] = {out, redis.call('HGETALL', leftkey)}
+  else
+    replies[k] = out
+  end
 end
 return replies
 """
@@ -142,10 +183,30 @@ class RedisPresence(LocalPresence):
         await self._write(keys=[f"robinson:presence:{table_id}"], args=args)
 
     async def _alive(self) -> bool:
-        """Say this process lives; True when the key was there already (Redis kept it)."""
+        """Say this process lives (and when: its beat, kept a day, the moment its players left
+        should it die); True when the key was there already (Redis kept it)."""
         key = f"robinson:alive:{self.process_id}"
+        now = int(time.time() * 1000)
+        await self.redis.set(f"robinson:beat:{self.process_id}", now, ex=86400)
+        if not await self.redis.exists(key):
+            # Our counts are (re)written now (first start, or Redis lost them): the cluster's
+            # presence is not whole until every process had its turn (`seat` says so).
+            await self.redis.set("robinson:presence:since", now)
         previous = await self.redis.set(key, 1, px=int(self.ttl * 1000), get=True)
         return previous is not None
+
+    async def seat(self, table_id: str, seat: int) -> tuple[int, int | None]:
+        if seat in self._mine.get(table_id, Counter()):
+            return self._mine[table_id][seat], None  # held here: no need to ask
+        key = f"robinson:presence:{table_id}"
+        args: list[str | int] = ["", "strict", int(self.ttl * 1000)]
+        try:
+            [(flat, left)] = await self._read(keys=[key], args=args)
+        except Exception as e:
+            raise PresenceUnknown(str(e) or type(e).__name__) from None
+        count = sum(int(n) for f, n in zip(flat[::2], flat[1::2], strict=True) if _seat(f) == seat)
+        left_at = {_int(f): int(v) for f, v in zip(left[::2], left[1::2], strict=True)}
+        return count, left_at.get(seat)
 
     async def totals(self, table_id: str) -> dict[int, int]:
         try:
@@ -179,8 +240,7 @@ class RedisPresence(LocalPresence):
         for table_id, flat in zip(table_ids, replies, strict=True):
             out: Counter[int] = Counter()
             for field, count in zip(flat[::2], flat[1::2], strict=True):
-                name = field.decode() if isinstance(field, bytes) else str(field)
-                out[int(name.rsplit(":", 1)[1])] += int(count)
+                out[_seat(field)] += int(count)
             result[table_id] = dict(out)
         return result
 
@@ -206,3 +266,13 @@ class RedisPresence(LocalPresence):
             except Exception:
                 pass  # Redis away: try again next round
             await asyncio.sleep(self.ttl / 3)
+
+
+def _int(value: bytes | str) -> int:
+    return int(value.decode() if isinstance(value, bytes) else value)
+
+
+def _seat(field: bytes | str) -> int:
+    """The seat of a field "{process}:{seat}"."""
+    name = field.decode() if isinstance(field, bytes) else str(field)
+    return int(name.rsplit(":", 1)[1])

@@ -16,10 +16,13 @@ ErrorCode = Literal[
     "stale_version",
     "not_over",
     "seat_present",
+    "seat_connected",
     "seat_taken",
+    "bad_invite",
     "illegal_action",
     "too_large",
     "storage_unavailable",
+    "presence_unknown",
     "not_found",
     "method_not_allowed",
     "table_closed",
@@ -40,10 +43,13 @@ STATUS: dict[ErrorCode, int] = {
     "stale_version": 409,  # the client acted on an old state (a repeated or late click)
     "not_over": 409,  # a rematch or a seed asked for before the end
     "seat_present": 409,  # someone else's seat while its player is there and has time left
+    "seat_connected": 409,  # someone else's seat while its player is connected (docs: Seats)
     "seat_taken": 409,  # the invite was used already (or replaced by a new one)
+    "bad_invite": 403,  # the code was never an invite of this table
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
+    "presence_unknown": 503,  # who is connected cannot be known (Redis away): no hand-over
     # -- the server's limits (docs/protocol.md, Limits)
     "not_found": 404,  # no such address
     "method_not_allowed": 405,  # the address exists, not with that method

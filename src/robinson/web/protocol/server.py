@@ -171,6 +171,11 @@ class Claimed(Out):
     link: str = Field(description="/t/{table}#{token}")
 
 
+class Offer(Out):
+    seat: int
+    name: str = Field(description="the seat's name: the page shows it with a Take button")
+
+
 class SeatLink(Out):
     seat: int
     link: str

@@ -80,6 +80,7 @@ class GameService:
             self.solver,
             settings.bot_delay,
             cluster.shared,
+            settings.restart_grace,
         )
         self.moves.after_change.append(self.driver.changed)
         self.presence = Presence(self.tables, cluster, store, clock, settings.absent_after)
@@ -244,6 +245,9 @@ class GameService:
 
     async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
         return await self.seats.claim(table_id, invite)
+
+    async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
+        return await self.seats.offer(table_id, invite)
 
     async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
         return await self.seats.invites(table_id, host, origin)

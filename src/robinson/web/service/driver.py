@@ -50,6 +50,7 @@ class Driver:
         solver: OptimalSolver,
         bot_delay: float,
         shared: bool,
+        restart_grace: float = 0.0,
     ) -> None:
         self.moves = moves
         self.tables = tables
@@ -59,6 +60,8 @@ class Driver:
         self.solver = solver
         self.bot_delay = bot_delay
         self.shared = shared  # other processes may drive tables: let unneeded leases go
+        self.restart_grace = restart_grace  # seconds after start for a move due meanwhile
+        self._started = 0  # Unix ms the clock started here (deadlines set before: a restart)
         self.chores: set[asyncio.Task[None]] = set()
         self._clock_task: asyncio.Task[None] | None = None
         self._clock_wake = asyncio.Event()
@@ -69,6 +72,7 @@ class Driver:
 
     def start_clock(self) -> None:
         """Play the timeouts from now on (after start-up has resumed the tables)."""
+        self._started = self.clock.now_ms()
         self._clock_task = asyncio.create_task(self._run_clocks())
 
     async def stop(self) -> None:
@@ -187,11 +191,19 @@ class Driver:
             self._clock_wake.clear()
             pause = CLOCK_POLL
             try:
-                elsewhere = False
+                elsewhere = failed = False
                 now = self.clock.now_ms()
                 for game_id, table_id in await asyncio.to_thread(self.store.due_games, now):
                     if self.leases.holds(table_id):
-                        await self.time_out(table_id, game_id)
+                        try:
+                            await self.time_out(table_id, game_id)
+                        except asyncio.CancelledError:
+                            raise
+                        except Exception:  # one game's failure must not stop the others'
+                            log.exception(
+                                "the clock of game %s (table %s) failed", game_id, table_id
+                            )
+                            failed = True
                     else:
                         self.leases.want(table_id)  # its driver plays it; if none, we will
                         elsewhere = True
@@ -201,6 +213,8 @@ class Driver:
                     pause = min(CLOCK_POLL, max(0.0, wait))
                 if elsewhere:  # still due until its driver moves: do not spin on it
                     pause = max(pause, LEASE_WAIT)
+                if failed:  # still due: look again after a pause, not at once
+                    pause = max(pause, 1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the clock must go on: a database outage is retried
@@ -227,6 +241,8 @@ class Driver:
                 await asyncio.to_thread(self.store.change_seats, change)
                 game.deadline = None
                 return
+            if await self._grace(table, seat, game.deadline):
+                return
             if st.phase is Phase.ROLL:
                 action: Action = self.moves.roll(game)
             else:
@@ -241,3 +257,17 @@ class Driver:
                 await self.moves.commit(table, action, seat, tuple(notes), (new_row,))
             except ServiceError as e:  # the database failed, or another process moved first
                 log.warning("timeout move of game %s not made: %s", game.id, e.message)
+
+    async def _grace(self, table: LiveTable, seat: int, deadline: int) -> bool:
+        """A deadline set before this process started (the server was down, or restarting)
+        that falls within `restart_grace` of the start: nobody could reconnect in time, so it
+        moves to the start plus the grace, narrated; no timeout is played. Lock held."""
+        start, now = self._started, self.clock.now_ms()
+        until = start + int(self.restart_grace * 1000)
+        set_before = deadline - (table.move_seconds or 0) * 1000 < start
+        if not set_before or deadline >= until or until <= now:
+            return False
+        data = {"seat": seat, "seconds": (until - now + 999) // 1000}
+        note = Note(table.game.version, "clock_restart", data)
+        await self.moves.change_seats(table, (), (note,), deadline=until)
+        return True

@@ -42,7 +42,7 @@ from robinson.web.service.clock import Clock, Dice
 from robinson.web.service.create import new_game_row
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveGame, LiveTable
 from robinson.web.store.errors import Conflict, StorageDown
-from robinson.web.store.rows import KEEP, Note, SeatChange, SeatRow, Step
+from robinson.web.store.rows import KEEP, Keep, Note, SeatChange, SeatRow, Step
 
 if TYPE_CHECKING:
     from robinson.web.store import Store
@@ -199,14 +199,21 @@ class Moves:
     # -- seats between moves -------------------------------------------------------------------
 
     async def change_seats(
-        self, table: LiveTable, seats: tuple[SeatRow, ...], notes: tuple[Note, ...]
+        self,
+        table: LiveTable,
+        seats: tuple[SeatRow, ...],
+        notes: tuple[Note, ...],
+        deadline: int | Keep | None = KEEP,
     ) -> None:
         """Store seat changes between moves with their notes and the new deadline (the seat to
-        move may have become a bot or a human), then tell everyone. Lock held."""
+        move may have become a bot or a human; or `deadline`, given), then tell everyone. Lock
+        held."""
         game = table.game
         state = game.state
-        change = SeatChange(table.id, game.id, self.clock.now_ms(), seats, notes)
-        if any(r.seat == state.to_move and r.kind != table.seats[r.seat].kind for r in seats):
+        change = SeatChange(table.id, game.id, self.clock.now_ms(), seats, notes, deadline)
+        if deadline is KEEP and any(
+            r.seat == state.to_move and r.kind != table.seats[r.seat].kind for r in seats
+        ):
             change = replace(change, deadline=self.deadline_after(table, state, seats))
         try:
             await asyncio.to_thread(self.store.change_seats, change)

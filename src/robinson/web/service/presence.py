@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from robinson.web.cluster import Cluster
 from robinson.web.cluster.messages import Seen
-from robinson.web.cluster.presence import PRESENCE_TTL
+from robinson.web.cluster.presence import PRESENCE_TTL, PresenceUnknown
+from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import views
 from robinson.web.service.clock import Clock, Timer
 from robinson.web.service.live import Listener, LiveTable
@@ -105,12 +106,28 @@ class Presence:
 
     async def connected_anywhere(self, table: LiveTable, seat: int) -> bool:
         """Held by a connection here, or (scaled out) in another process: asked of Redis, not
-        of this copy's last news, since a hand-over must not rest on a stale dot."""
+        of this copy's last news, since a hand-over must not rest on a stale dot. Fails
+        closed: `presence_unknown` while that cannot be known (Redis away or just restarted).
+        A seat whose process died counts as left when that process was last alive."""
         if seat in table.present_seats():
             return True
         if not self.cluster.shared:
             return False
-        return (await self.cluster.presence.totals(table.id)).get(seat, 0) > 0
+        try:
+            count, left = await self.cluster.presence.seat(table.id, seat)
+        except PresenceUnknown as e:
+            log.info("presence of table %s not known: %s", table.id, e)
+            raise ServiceError(
+                "presence_unknown",
+                "who is at the table cannot be known right now (the servers cannot reach "
+                "each other); try again in a moment",
+            ) from None
+        if count > 0:
+            return True
+        if left is not None and left > (table.seats[seat].seen_at or 0):
+            table.seen(seat, left)  # its process died: the player left then, not on arrival
+            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, left))
+        return False
 
     # -- keeping everyone told -----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import invites
 from robinson.web.service.clock import Clock
-from robinson.web.service.live import LiveTable, token_hash
+from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable, token_hash
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
 from robinson.web.service.tables import Tables
@@ -42,8 +42,9 @@ class Seats:
     # -- bots and owners -----------------------------------------------------------------------
 
     async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
-        """The owner may always; anyone else seated only when the seat is absent (no connection
-        for `absent_after` seconds) or out of time, else `seat_present`."""
+        """The owner may always. Anyone else seated: a connected player's seat only after his
+        TIMEOUT_LIMIT-th timeout in a row (`seat_connected` before); another's when it is out
+        of time or absent (no connection for `absent_after` seconds), else `seat_present`."""
         table = await self.tables.get(table_id)
         actor = self.tables.authenticate(table, token)
         target = self.seat_index(table, seat)
@@ -51,25 +52,40 @@ class Seats:
             raise ServiceError("bad_request", f"bot must be one of {', '.join(BOT_NAMES)}")
         async with table.lock:
             row, now = table.seats[target], self.clock.now_ms()
-            if row.kind == "bot" and actor != target:
+            timed_out = row.timeouts >= TIMEOUT_LIMIT  # the clock gave it to a bot already
+            if row.kind == "bot" and actor != target and not timed_out:
                 raise ServiceError("seat_is_bot", "a bot plays this seat already")
             data: dict[str, Any] = {"seat": target, "actor": actor, "bot": str(bot)}
             if actor != target:
-                if table.out_of_time(target):
+                if await self.presence.connected_anywhere(table, target):
+                    if not timed_out:
+                        raise ServiceError(
+                            "seat_connected",
+                            f"{row.name} is connected: a bot may take the seat only after "
+                            f"{TIMEOUT_LIMIT} timeouts in a row ({row.timeouts} so far)",
+                        )
+                    data["timeouts"] = row.timeouts
+                elif table.out_of_time(target):
                     data["out_of_time"] = True
-                elif table.absent(target, now) and not await self.presence.connected_anywhere(
-                    table, target
-                ):
-                    data["away"] = (now - table.away_since(target)) // 1000
+                elif (away := self.away(table, target, now)) is not None:
+                    data["away"] = away
                 else:
                     raise ServiceError(
                         "seat_present",
-                        f"{row.name} is at the table; a bot may take the seat only after "
+                        f"{row.name} left only now; a bot may take the seat after "
                         f"{table.absent_after:g} s without a connection, or when out of time",
                     )
             note = Note(table.game.version, "bot", data)
             new_row = replace(row, kind="bot", bot=str(bot))
             await self.moves.change_seats(table, (new_row,), (note,))
+
+    @staticmethod
+    def away(table: LiveTable, seat: int, now: int) -> int | None:
+        """Seconds the seat (connected nowhere) has been away, if that counts as absent."""
+        since = max(table.away_since(seat), table.loaded_at)
+        if now - since < table.absent_after * 1000:
+            return None
+        return (now - table.away_since(seat)) // 1000
 
     async def take_back(self, table_id: str, token: object, seat: object) -> None:
         """A seat handed to a bot returns to its human: only that seat's own token can do it."""
@@ -84,17 +100,46 @@ class Seats:
 
     # -- invites -------------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
-        """Open an invite: the seat gets a new secret, given to this browser alone; the invite
-        is spent (`seat_taken` for anyone who tries it again) and older secrets stop working."""
-        table = await self.tables.get(table_id)
+    def invited(self, table: LiveTable, invite: object) -> int:
+        """The seat `invite` offers now; `seat_taken` for an invite used or replaced already
+        (this game's notes keep their hashes), `bad_invite` for a code that never was one."""
         if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
             raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
         digest = token_hash(invite)
+        seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+        if seat is not None:
+            return seat
+        spent = any(
+            digest in (n.data.get("invite"), n.data.get("replaced")) for n in table.game.notes
+        )
+        if spent:
+            raise ServiceError(
+                "seat_taken",
+                "this invite was used already: the seat is taken (ask the host for a new link "
+                "if it was meant for you)",
+            )
+        raise ServiceError(
+            "bad_invite", "that is not an invite of this table: check the code after '#i:'"
+        )
+
+    async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
+        """What an invite offers, spending nothing: the page shows it with a "Take this seat"
+        button (a link checker that opens the page takes no seat)."""
+        table = await self.tables.get(table_id)
+        seat = self.invited(table, invite)
+        return {"seat": seat, "name": table.seats[seat].name}
+
+    async def claim(self, table_id: str, invite: object) -> dict[str, Any]:
+        """Take an invite's seat (the click): the seat gets a new secret, given to this
+        browser alone; the invite is spent (`seat_taken` for anyone who tries it again) and
+        older secrets stop working."""
+        table = await self.tables.get(table_id)
         async with table.lock:
-            seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
+            seat = self.invited(table, invite)
+            assert isinstance(invite, str)
+            digest = token_hash(invite)
             token = secrets.token_urlsafe(24)
-            if seat is None or not await asyncio.to_thread(
+            if not await asyncio.to_thread(
                 self.store.claim, table.id, seat, digest, token_hash(token)
             ):
                 raise ServiceError(
@@ -106,7 +151,7 @@ class Seats:
             # change below tells everyone, with the same row.
             row = table.seats[seat]
             claimed = replace(row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0)
-            note = Note(table.game.version, "claimed", {"seat": seat})
+            note = Note(table.game.version, "claimed", {"seat": seat, "invite": digest})
             await self.moves.change_seats(table, (claimed,), (note,))
             self.presence.drop_holders(table, seat)
             return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
@@ -156,20 +201,31 @@ class Seats:
         target = self.seat_index(table, seat)
         async with table.lock:
             row, now = table.seats[target], self.clock.now_ms()
-            unclaimed = row.invite_sha256 is not None and target not in table.present_seats()
-            away = table.absent(target, now) and not await self.presence.connected_anywhere(
-                table, target
-            )
-            if not (unclaimed or away or table.out_of_time(target)):
+            if await self.presence.connected_anywhere(table, target):
+                raise ServiceError(
+                    "seat_connected",
+                    f"{row.name} is connected: a seat is never re-invited while its player "
+                    "is at the table",
+                )
+            data: dict[str, Any] = {"seat": target}
+            if row.invite_sha256 is not None:  # its old invite is spent: `seat_taken` after
+                data["replaced"] = row.invite_sha256
+            if table.out_of_time(target):
+                data["out_of_time"] = True
+            elif row.invite_sha256 is not None:
+                data["unclaimed"] = True
+            elif (away := self.away(table, target, now)) is not None:
+                data["away"] = away
+            else:
                 raise ServiceError(
                     "seat_present",
-                    f"{row.name} is at the table; a new invite is for a seat left empty for "
+                    f"{row.name} left only now; a new invite is for a seat left empty for "
                     f"{table.absent_after:g} s or out of time",
                 )
             token_sha = token_hash(secrets.token_urlsafe(24))  # nobody's: the invite gives one
             code = invites.invite_code(host, table.id, target, token_sha)
             new_row = replace(row, token_sha256=token_sha, invite_sha256=token_hash(code))
-            note = Note(table.game.version, "reinvited", {"seat": target})
+            note = Note(table.game.version, "reinvited", data)
             await self.moves.change_seats(table, (new_row,), (note,))
             self.presence.drop_holders(table, target)
             link = invites.invite_link(table.id, code)

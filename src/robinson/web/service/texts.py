@@ -119,11 +119,21 @@ def note(lang: str, item: Any, names: Sequence[str]) -> str:
     if kind == "bot":
         if data.get("actor") == data.get("seat"):
             return t.format("seat.bot_self", **fields)
+        if data.get("timeouts"):  # connected, after TIMEOUT_LIMIT timeouts in a row
+            return t.nformat("seat.bot_timeouts", int(data["timeouts"]), **fields)
         if data.get("out_of_time"):
             return t.format("seat.bot_out_of_time", **fields)
         return t.format("seat.bot_away", away=duration(lang, int(data.get("away") or 0)), **fields)
+    if kind == "clock_restart":
+        seconds = duration(lang, int(data.get("seconds") or 0))
+        return t.format("seat.clock_restart", time=seconds, **fields)
     if kind == "timeout_bot":
         return t.nformat("seat.timeout_bot", int(data.get("count") or 0), **fields)
+    if kind == "reinvited" and data.get("out_of_time"):
+        return t.format("seat.reinvited_out_of_time", **fields)
+    if kind == "reinvited" and "away" in data:
+        away = duration(lang, int(data.get("away") or 0))
+        return t.format("seat.reinvited_away", away=away, **fields)
     if kind in ("claimed", "back", "returned", "timeout", "reinvited"):
         return t.format(f"seat.{kind}", **fields)
     return ""

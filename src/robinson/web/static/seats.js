@@ -2,7 +2,7 @@
 // with links and QR codes, presence dots, the clock's countdown, handing a seat to a bot (with
 // confirmation) and taking it back, and a seat's own link for another device.
 // table.js calls takeFragment() before it reads its tokens, decorateSeats() after each render.
-import { t, texts } from "./texts.js";
+import { errorText, t, texts } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 function make(tag, text, attrs = {}) {
@@ -34,32 +34,62 @@ async function post(path, body) {
 export function hostSecret(table) { return localStorage.getItem(HOST(table)); }
 export function rememberHost(table, host) { localStorage.setItem(HOST(table), host); }
 
-// The address's fragment: `i:CODE` claims a seat (the server gives this browser the seat's
-// secret), `h:SECRET` is the host's; other items are seat secrets, left for table.js.
+// The address's fragment: `i:CODE` is an invite (kept for this tab until used), `h:SECRET` the
+// host's; other items are seat secrets, left for table.js. Loading an invite claims nothing (a
+// link checker takes no seat): the page shows the seat and a "Take this seat" button.
+const INVITE = (table) => `robinson.invite.${table}`;
 export async function takeFragment(table) {
   seats.table = table;
   const items = decodeURIComponent(location.hash.slice(1)).split(",").filter(Boolean);
   const rest = [];
-  let problem = null;
   for (const item of items) {
     if (item.startsWith("h:")) rememberHost(table, item.slice(2));
-    else if (item.startsWith("i:")) {
-      try {
-        const got = await post(`/api/tables/${table}/claim`, { invite: item.slice(2) });
-        const known = new Set(JSON.parse(localStorage.getItem(TOKENS(table)) || "[]"));
-        known.add(got.token);
-        localStorage.setItem(TOKENS(table), JSON.stringify([...known]));
-      } catch (e) { problem = e.code === "seat_taken" ? t("web.seat_taken") : e.message; }
-    } else rest.push(item);
+    else if (item.startsWith("i:")) sessionStorage.setItem(INVITE(table), item.slice(2));
+    else rest.push(item);
   }
   if (items.length !== rest.length) {
     history.replaceState(null, "", location.pathname + (rest.length ? `#${rest.join(",")}` : ""));
   }
   seats.host = hostSecret(table);
-  if (problem) {  // stays in sight (the connection's messages clear #error)
-    $("table").prepend(make("p", problem, { id: "seat-notice", role: "alert" }));
+  const invite = sessionStorage.getItem(INVITE(table));
+  if (!invite) return null;
+  try {
+    offerSeat(table, invite, await post(`/api/tables/${table}/offer`, { invite }));
+    return null;
+  } catch (e) {
+    sessionStorage.removeItem(INVITE(table));
+    return notice(e.code === "seat_taken" ? t("web.seat_taken") : errorText(e));
   }
+}
+
+function notice(problem) {  // stays in sight (the connection's messages clear #error)
+  $("seat-notice")?.remove();
+  $("table").prepend(make("p", problem, { id: "seat-notice", role: "alert" }));
   return problem;
+}
+
+// The invite's seat and the button that takes it: the seat's new secret is kept, the page
+// loads again holding it.
+function offerSeat(table, invite, offer) {
+  const box = make("section", null, { id: "seat-offer", "data-seat": offer.seat });
+  const take = make("button", t("web.take_seat"), { type: "button", "data-take-seat": offer.seat });
+  box.append(make("p", t("web.invite_offer", { name: offer.name })), take);
+  take.onclick = async () => {
+    take.disabled = true;
+    try {
+      const got = await post(`/api/tables/${table}/claim`, { invite });
+      const known = new Set(JSON.parse(localStorage.getItem(TOKENS(table)) || "[]"));
+      known.add(got.token);
+      localStorage.setItem(TOKENS(table), JSON.stringify([...known]));
+      sessionStorage.removeItem(INVITE(table));
+      location.reload();
+    } catch (e) {
+      sessionStorage.removeItem(INVITE(table));
+      box.remove();
+      notice(e.code === "seat_taken" ? t("web.seat_taken") : errorText(e));
+    }
+  };
+  $("table").prepend(box);
 }
 
 // ---------------------------------------------------------------------------- the host's panel
@@ -157,7 +187,7 @@ export function decorateSeats(game, ctx) {
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
-    else if (p.kind === "human" && held !== undefined && (p.absent || p.timeouts > 0)) {
+    else if (p.kind === "human" && held !== undefined && (p.absent || (p.timeouts > 0 && !p.present))) {
       handButton(li, p, () => ctx.send({ type: "bot", seat: p.seat, bot: "heuristic", token: ctx.seatTokens[held] }));
     }
   }

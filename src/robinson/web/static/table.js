@@ -269,7 +269,7 @@ async function mapTokens() {
 export async function openTable(tableId) {
   $("table").hidden = false;
   state.table = tableId;
-  await takeFragment(tableId);  // claims an invite (#i:…), keeps the host's secret (#h:…)
+  await takeFragment(tableId);  // offers an invite (#i:…), keeps the host's secret (#h:…)
   state.tokens = tableTokens(tableId);
   state.log = new TurnLog($("log"), []);
   foldLog();

@@ -42,6 +42,7 @@ from robinson.web.store.dialects import (
 from robinson.web.store.errors import Conflict, StoreUnavailable
 from robinson.web.store.rows import KEEP, GameRow, Note, SeatChange, SeatRow, Step, TableRow
 from robinson.web.store.schema_tables import actions, games, notes, seats, tables
+from robinson.web.store.seeds import SeedBox
 
 if TYPE_CHECKING:
     from robinson.web.store.writer import Writer
@@ -50,7 +51,8 @@ if TYPE_CHECKING:
 class Store:
     """The database. Raises `StoreUnavailable` with a readable reason if it cannot be opened."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, seeds: SeedBox | None = None) -> None:
+        self.seeds = seeds or SeedBox(None)  # the dice seeds at rest (seeds.py)
         parsed = database_url(url)
         self.url = parsed.render_as_string(hide_password=False)
         shown = parsed.render_as_string(hide_password=True)
@@ -124,7 +126,7 @@ class Store:
                 ruleset=json.dumps(game.ruleset),
                 players=json.dumps(game.players, ensure_ascii=False),
                 first=game.first,
-                seed=game.seed,
+                seed=self.seeds.seal(game.id, game.seed),
                 seed_sha256=game.seed_sha256,
                 created=game.created,
                 version=0,
@@ -307,7 +309,7 @@ class Store:
             ruleset=json.loads(row.ruleset),
             players=json.loads(row.players),
             first=row.first,
-            seed=row.seed,
+            seed=self.seeds.open(row.id, row.seed, row.seed_sha256),
             seed_sha256=row.seed_sha256,
             created=row.created,
             actions=[json.loads(s.action) for s in steps],
