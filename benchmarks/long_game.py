@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -49,11 +50,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def long_actions(seed: bytes, staying: int) -> list[Any]:
+def long_actions(seed: bytes, staying: int, finish: bool = True) -> list[Any]:
     """The actions of a two-player game with these dice: stay on the tree while fewer than
-    `staying` actions have been played, else the forward option, to the end."""
+    `staying` actions have been played, then the forward option to the end (or stop there,
+    the game unfinished, when not `finish`)."""
     state, actions, rolls = new_game(2, Ruleset(), 0), [], 0
-    while not state.over:
+    while not state.over and (finish or len(actions) < staying):
         legal = legal_actions(state)
         if isinstance(legal[0], Roll):
             action: Any = Roll(fairdice.face(seed, rolls))
@@ -77,7 +79,7 @@ def a_long_seed(staying: int) -> bytes:
     raise RuntimeError("no seed found")
 
 
-def fill(url: str, game_id: str, staying: int, key: bytes | None) -> int:
+def fill(url: str, game_id: str, staying: int, key: bytes | None, finish: bool) -> int:
     from sqlalchemy import create_engine, insert, update
 
     from robinson.web.store.schema_tables import actions as actions_table
@@ -85,9 +87,10 @@ def fill(url: str, game_id: str, staying: int, key: bytes | None) -> int:
     from robinson.web.store.seeds import SeedBox
 
     seed = a_long_seed(staying)
-    actions = long_actions(seed, staying)
-    state = new_game(2, Ruleset(), 0)
+    actions = long_actions(seed, staying, finish)
+    state, movers = new_game(2, Ruleset(), 0), []
     for a in actions:
+        movers.append(state.to_move)
         state, _ = apply(state, a)
     now = int(time.time())
     engine = create_engine(url)
@@ -99,10 +102,10 @@ def fill(url: str, game_id: str, staying: int, key: bytes | None) -> int:
                     "game_id": game_id,
                     "seq": i,
                     "action": json.dumps(a.to_json()),
-                    "seat": 0,
+                    "seat": seat,
                     "created": now,
-                }  # fmt: skip
-                for i, a in enumerate(actions)
+                }
+                for i, (a, seat) in enumerate(zip(actions, movers, strict=True))
             ],
         )
         conn.execute(
@@ -114,7 +117,7 @@ def fill(url: str, game_id: str, staying: int, key: bytes | None) -> int:
                 version=len(actions),
                 over=int(state.over),
                 summary=to_text(state),
-                to_move=None,
+                to_move=state.to_move,
                 first=0,
             )
         )
@@ -136,7 +139,7 @@ class Bystander:
         async with websockets.connect(self.url) as ws:
             await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": self.tokens}))
             state: dict[str, Any] = {}
-            n = 0
+            n, sent = 0, 0.0
             while not stop.is_set():
                 msg = json.loads(await ws.recv())
                 if msg["type"] == "snapshot":
@@ -157,9 +160,9 @@ class Bystander:
                 move = "roll" if "roll" in legal else legal[-1]
                 n += 1
                 sent = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "id": n, "game": state["id"],
-                                          "token": self.tokens[state["to_move"]],
-                                          "version": state["version"], "move": move}))  # fmt: skip
+                token = self.tokens[state["to_move"]]
+                act = {"type": "act", "id": n, "game": state["id"], "token": token}
+                await ws.send(json.dumps({**act, "version": state["version"], "move": move}))
 
 
 def main() -> None:
@@ -171,44 +174,67 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="robinson-long-"))
     path = folder / "long.sqlite3"
     url = f"sqlite:///{path}"
-    proc, base = serve_helper.start(str(path))
-    table = serve_helper.post(f"{base}/api/tables", {"seats": [{"name": "Anna"}, {"name": "Bo"}]})
+    proc, base = serve_helper.start(url)
+    seats = {"seats": [{"name": "Anna"}, {"name": "Bo"}]}
+    going, ended = (serve_helper.post(f"{base}/api/tables", seats) for _ in range(2))
     other = serve_helper.post(f"{base}/api/tables", {"seats": [{"name": "Cy"}, {"name": "Di"}]})
     serve_helper.stop(proc)
     from robinson.web.store.seeds import key_path, load_key
 
-    began = time.perf_counter()
-    n = fill(url, table["game"], args.actions, load_key(key_path(str(path), None)))
-    print(f"a game of {n} actions written in {time.perf_counter() - began:.1f} s")
-    proc, base = serve_helper.start(str(path))
+    key = load_key(key_path(str(path), None))
+    for table, finish in ((going, False), (ended, True)):
+        began = time.perf_counter()
+        n = fill(url, table["game"], args.actions, key, finish)
+        done = "finished" if finish else "going on"
+        print(f"a game of {n:,} actions, {done}, written in {time.perf_counter() - began:.1f} s")
+    proc, base = serve_helper.start(url)
     ws_base = base.replace("http", "ws", 1)
-    game = table["game"]
     try:
         print(f"load average at the start: {os.getloadavg()[0]:.2f}")
+        game = f"{base}/api/games/{going['game']}"
         reads = {
-            "hello (a snapshot)": lambda: asyncio.run(_hello(ws_base, table["table"])),
-            "GET /record": lambda: _get(f"{base}/api/games/{game}/record"),
-            "GET /replay, 200 steps": lambda: _get(f"{base}/api/games/{game}/replay?count=200"),
-            "GET /replay, whole": lambda: _get(f"{base}/api/games/{game}/replay"),
-            "GET /odds/history": lambda: _get(f"{base}/api/games/{game}/odds/history"),
+            "hello (a snapshot)": functools.partial(_hello, ws_base, going["table"]),
+            "GET /record": functools.partial(_get, f"{game}/record"),
+            "GET /odds/history": functools.partial(_get, f"{game}/odds/history"),
+            "GET /replay, 200 steps": functools.partial(
+                _get, f"{base}/api/games/{ended['game']}/replay?count=200"
+            ),
+            "GET /replay, whole": functools.partial(
+                _get, f"{base}/api/games/{ended['game']}/replay"
+            ),
         }
-        print("| request | first: server CPU | then: median server CPU | bytes |")
+        print(f"| request | first: server CPU | then: server CPU, mean of {args.repeats} | bytes |")
         print("|---|---|---|---|")
         for name, read in reads.items():
             first, size = _cpu(proc.pid, read)
-            then = statistics.median(_cpu(proc.pid, read)[0] for _ in range(args.repeats))
-            print(f"| {name} | {first * 1000:.1f} ms | {then * 1000:.1f} ms | {size:,} |")
+            then = _cpu(proc.pid, lambda r=read: [r() for _ in range(args.repeats)])[0]
+            mean = then / args.repeats * 1000
+            print(f"| {name} | {first * 1000:.0f} ms | {mean:.1f} ms | {size:,} |")
+        # the chart after each new move: grown by one turn, not made again
+        spent = 0.0
+        for _ in range(args.repeats):
+            _move(base, going)
+            spent += _cpu(proc.pid, reads["GET /odds/history"])[0]
+        print(f"| GET /odds/history after a new move | | {spent / args.repeats * 1000:.1f} ms | |")
         quiet = _bystander(ws_base, other, args.seconds, None)
         busy = _bystander(ws_base, other, args.seconds, list(reads.values()))
         for name, times in (("alone", quiet), ("while one client repeats them", busy)):
             p50 = statistics.median(times) * 1000
             p99 = sorted(times)[int(len(times) * 0.99) - 1] * 1000
-            print(
-                f"bystander's moves {name}: {len(times)} moves, p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-            )
+            print(f"bystander's moves {name}: {len(times)}, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
         print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     finally:
         serve_helper.stop(proc)
+
+
+def _move(base: str, table: dict[str, Any]) -> None:
+    """The next move of the game going on: roll, or stay on the tree."""
+    state = serve_helper.get(f"{base}/api/tables/{table['table']}")["game"]
+    legal = state["legal"]
+    move = "roll" if "roll" in legal else "stay" if "stay" in legal else legal[0]
+    token = table["seats"][state["to_move"]]["token"]
+    body = {"token": token, "version": state["version"], "move": move}
+    serve_helper.post(f"{base}/api/games/{state['id']}/actions", body)
 
 
 def _get(address: str) -> int:
@@ -216,7 +242,11 @@ def _get(address: str) -> int:
         return len(r.read())
 
 
-async def _hello(ws_base: str, table: str) -> int:
+def _hello(ws_base: str, table: str) -> int:
+    return asyncio.run(_hello_once(ws_base, table))
+
+
+async def _hello_once(ws_base: str, table: str) -> int:
     async with websockets.connect(f"{ws_base}/ws/tables/{table}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": []}))
         return len(await ws.recv())
@@ -228,16 +258,20 @@ def _cpu(pid: int, read: Any) -> tuple[float, int]:
     return cpu_seconds(pid) - before, size
 
 
-def _bystander(ws_base: str, other: dict[str, Any], seconds: float, reads: Any) -> list[float]:
-    stop = threading.Event()
+def _hammer(reads: list[Any], stop: Any) -> None:
+    while not stop.is_set():
+        for read in reads:
+            try:
+                read()
+            except OSError:  # refused (429/503): the benchmark's server allows a lot
+                time.sleep(0.01)
 
-    def hammer() -> None:
-        while not stop.is_set():
-            for read in reads:
-                try:
-                    read()
-                except OSError:  # rate limited (429): the benchmark's server allows a lot
-                    time.sleep(0.01)
+
+def _bystander(ws_base: str, other: dict[str, Any], seconds: float, reads: Any) -> list[float]:
+    """The bystander's move times over `seconds`, with `reads` repeated meanwhile by another
+    process (its own GIL: only the server is shared)."""
+    stop = multiprocessing.Event()
+    hammer = multiprocessing.Process(target=_hammer, args=(reads, stop)) if reads else None
 
     async def run() -> list[float]:
         bystander = Bystander(ws_base, other)
@@ -251,15 +285,14 @@ def _bystander(ws_base: str, other: dict[str, Any], seconds: float, reads: Any) 
         await asyncio.gather(task, return_exceptions=True)
         return bystander.times
 
-    thread = threading.Thread(target=hammer) if reads else None
-    if thread:
-        thread.start()
+    if hammer:
+        hammer.start()
     try:
         return asyncio.run(run())
     finally:
         stop.set()
-        if thread:
-            thread.join()
+        if hammer:
+            hammer.join()
 
 
 if __name__ == "__main__":

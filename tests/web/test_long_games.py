@@ -19,7 +19,7 @@ from robinson.analysis.odds.history import Chart, chances_over_game
 from robinson.bots import make_bot
 from robinson.engine import GameRecord, Phase, Roll, Ruleset, apply, new_game
 from robinson.web.protocol.errors import ServiceError
-from robinson.web.protocol.server import Replay
+from robinson.web.protocol.server import OddsHistory, Replay
 from robinson.web.service import SeatSpec, records
 from robinson.web.service.lane import Lane
 from robinson.web.service.odds import Computing, OddsService
@@ -111,10 +111,12 @@ async def test_the_chart_of_a_growing_game_is_grown_and_equals_the_whole_chart(
                 record.ruleset, record.players, record.first, record.actions[:version]
             )
             try:
-                chart = await odds.history(game_id, prefix, "eager")
+                text = await odds.history(game_id, prefix, "eager")
             except Computing:  # the exact chains are solved on a machine's first use: wait
                 await asyncio.to_thread(_solve, prefix)
-                chart = await odds.history(game_id, prefix, "eager")
+                text = await odds.history(game_id, prefix, "eager")
+            chart = OddsHistory.model_validate_json(text).model_dump()
+            assert chart["version"] == version
             expected = chances_over_game(prefix, "eager")
             assert chart["points"] == [p.to_json() for p in expected]
             seen.append(len(chart["points"]))

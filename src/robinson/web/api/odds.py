@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from robinson.web.api import ERRORS, Service, client, rate
 from robinson.web.protocol.server import Computing as ComputingAnswer
@@ -49,13 +49,19 @@ async def odds(
         return JSONResponse({"status": "computing", "version": version}, status_code=202)
 
 
-@router.get("/{game_id}/odds/history", response_model=OddsHistory, dependencies=[rate("reads")])
+@router.get(
+    "/{game_id}/odds/history",
+    response_class=Response,
+    responses={200: {"model": OddsHistory, "description": "the chart of the game so far"}},
+    dependencies=[rate("reads")],
+)
 async def history(
     game_id: str, service: Service, chances: OddsDep, request: Request, policy: str = "eager"
 ) -> Any:
     """Every seat's chances at the start of every turn, and the turns that swung them most."""
     record = await service.record(game_id)
     try:
-        return await chances.history(game_id, record, policy, client(request))
+        text = await chances.history(game_id, record, policy, client(request))
+        return Response(text, media_type="application/json")
     except Computing:
         return JSONResponse({"status": "computing"}, status_code=202)

@@ -14,6 +14,7 @@ game grows with it: a new version adds the points of the turns since the last on
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
 import threading
@@ -44,10 +45,11 @@ class OddsService:
     def __init__(self, games: int = DEFAULT_GAMES, lane: Lane | None = None) -> None:
         self.games = games
         self.lane = lane or Lane()
-        self._charts: OrderedDict[tuple[str, str], Chart] = OrderedDict()
+        # (game, policy) -> its chart so far, and the JSON text of each settled point
+        self._charts: OrderedDict[tuple[str, str], tuple[Chart, list[str]]] = OrderedDict()
         self._charting = threading.Lock()
-        self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
-        self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
+        self._answers: OrderedDict[Key, Any] = OrderedDict()
+        self._running: dict[Key, asyncio.Future[Any]] = {}
         self._solving: dict[tuple[str, str, int], Future[float]] = {}
         self._pool: ProcessPoolExecutor | None = None
 
@@ -87,41 +89,44 @@ class OddsService:
                 **await self.lane.run(lambda: self._compute(state, policy), client),
             }
 
-        return await self._once((game_id, version, policy, "odds"), compute)
+        answer: dict[str, Any] = await self._once((game_id, version, policy, "odds"), compute)
+        return answer
 
     async def history(
         self, game_id: str, record: GameRecord, policy: str, client: str | None = None
-    ) -> dict[str, Any]:
-        """Every seat's chances at the start of every turn, and the biggest swings."""
+    ) -> str:
+        """Every seat's chances at the start of every turn, and the biggest swings: the JSON
+        text of protocol/server.py's `OddsHistory` (a long game's chart is large, and each
+        point is encoded once, when its turn has started)."""
         from robinson.analysis.odds.history import biggest_swings
 
         policy = _policy(policy)
         version = len(record.actions)
 
-        def chart() -> dict[str, Any]:
+        def chart() -> str:
             with self._charting:  # the lane's threads share the kept charts
-                kept = self._charts.get((game_id, policy))
+                kept, encoded = self._charts.get((game_id, policy), (None, []))
             if kept is not None and kept.version > version:
-                kept = None  # asked for after a newer version: grow one of its own
+                kept, encoded = None, []  # asked for an older version: one of its own
             grown = (kept or Chart.empty(record)).grown(record, policy)
+            settled = encoded[: len(grown.settled)]
+            settled += [_dumps(p.to_json()) for p in grown.settled[len(settled) :]]
             with self._charting:
-                self._charts[(game_id, policy)] = grown
+                self._charts[(game_id, policy)] = (grown, settled)
                 self._charts.move_to_end((game_id, policy))
                 while len(self._charts) > CHARTS:
                     self._charts.popitem(last=False)
-            points = grown.points()
-            return {
-                "version": version,
-                "policy": policy,
-                "points": [p.to_json() for p in points],
-                "swings": [s.to_json() for s in biggest_swings(points, SWINGS)],
-            }
+            points = ",".join([*settled, *(_dumps(p.to_json()) for p in grown.tail)])
+            swings = _dumps([s.to_json() for s in biggest_swings(grown.points(), SWINGS)])
+            head = _dumps({"version": version, "policy": policy})[:-1]
+            return f'{head},"points":[{points}],"swings":{swings}}}'
 
-        async def compute() -> dict[str, Any]:
+        async def compute() -> str:
             self._need(record.ruleset, policy, min(len(record.players), EXACT_LIVING))
             return await self.lane.run(chart, client)
 
-        return await self._once((game_id, version, policy, "history"), compute)
+        text: str = await self._once((game_id, version, policy, "history"), compute)
+        return text
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -133,9 +138,7 @@ class OddsService:
         except RobinsonError as e:
             raise ServiceError("bad_request", str(e)) from None
 
-    async def _once(
-        self, key: Key, compute: Callable[[], Awaitable[dict[str, Any]]]
-    ) -> dict[str, Any]:
+    async def _once(self, key: Key, compute: Callable[[], Awaitable[Any]]) -> Any:
         """The kept answer for `key`, or the one being computed (viewers asking for the same
         position at once share one computation), or a new computation."""
         if key in self._answers:
@@ -181,6 +184,10 @@ class OddsService:
                 1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1
             )
         return self._pool
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _policy(policy: str) -> str:
