@@ -6,9 +6,11 @@ while fewer have been played, then forward to the end) straight into a SQLite da
 the fair dice of a seed that puts a pawn on the tree, starts `robinson serve` on it, and
 measures against the real server:
 
-- the server's CPU time (Δ utime + stime from /proc) of a `hello` (a spectator's snapshot),
-  `GET /record`, `GET /replay` (a first page of 200 steps, and the whole), `GET /odds/history`,
-  each the first time and then as the median of repeats;
+- the server's CPU time (Δ utime + stime from /proc, in clock ticks of 10 ms: the repeats are
+  timed together) of a `hello` (a spectator's snapshot), `GET /record`, `GET /odds`,
+  `GET /odds/history` (of a game going on), `GET /replay` (of a finished one: a first page of
+  200 steps, and the whole), the first time and then the mean of repeats; and of the chart
+  after each new move;
 - a bystander playing a two-seat game over its WebSocket (a move every 50 ms): its moves'
   median and p99 round trip, first alone, then while one client repeats those requests as
   fast as the server answers.
@@ -39,7 +41,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import serve_helper
 
 from robinson import fairdice
-from robinson.engine import DECISION_OF, Roll, Ruleset, apply, legal_actions, new_game, to_text
+from robinson.engine import (
+    DECISION_OF,
+    Action,
+    Choose,
+    Roll,
+    Ruleset,
+    apply,
+    legal_actions,
+    new_game,
+    to_text,
+)
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -50,11 +62,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def long_actions(seed: bytes, staying: int, finish: bool = True) -> list[Any]:
+def long_actions(seed: bytes, staying: int, finish: bool = True) -> list[Action]:
     """The actions of a two-player game with these dice: stay on the tree while fewer than
     `staying` actions have been played, then the forward option to the end (or stop there,
     the game unfinished, when not `finish`)."""
-    state, actions, rolls = new_game(2, Ruleset(), 0), [], 0
+    state, rolls = new_game(2, Ruleset(), 0), 0
+    actions: list[Action] = []
     while not state.over and (finish or len(actions) < staying):
         legal = legal_actions(state)
         if isinstance(legal[0], Roll):
@@ -64,7 +77,7 @@ def long_actions(seed: bytes, staying: int, finish: bool = True) -> list[Any]:
             decision = DECISION_OF[state.phase]
             stay = len(actions) < staying and "stay" in decision.options
             want = "stay" if stay else decision.forward
-            action = next(a for a in legal if a.option == want)
+            action = next(a for a in legal if isinstance(a, Choose) and a.option == want)
         state, _ = apply(state, action)
         actions.append(action)
     return actions
@@ -139,17 +152,18 @@ class Bystander:
         async with websockets.connect(self.url) as ws:
             await ws.send(json.dumps({"type": "hello", "lang": "en", "tokens": self.tokens}))
             state: dict[str, Any] = {}
-            n, sent = 0, 0.0
+            n = 0
+            waiting: tuple[int, float] | None = None  # (the version a move makes, sent at)
             while not stop.is_set():
                 msg = json.loads(await ws.recv())
                 if msg["type"] == "snapshot":
                     state = msg["game"]
-                elif msg["type"] == "update":
+                elif msg["type"] == "update":  # a move's time: from its sending to its update
                     state = msg["state"]
-                elif msg["type"] == "ack":
-                    if self.recording:
-                        self.times.append(time.perf_counter() - sent)
-                    continue
+                    if waiting is not None and msg["version"] >= waiting[0]:
+                        if self.recording:
+                            self.times.append(time.perf_counter() - waiting[1])
+                        waiting = None
                 else:
                     continue
                 if state.get("over"):
@@ -159,7 +173,7 @@ class Bystander:
                 legal = state["legal"]
                 move = "roll" if "roll" in legal else legal[-1]
                 n += 1
-                sent = time.perf_counter()
+                waiting = (state["version"] + 1, time.perf_counter())
                 token = self.tokens[state["to_move"]]
                 act = {"type": "act", "id": n, "game": state["id"], "token": token}
                 await ws.send(json.dumps({**act, "version": state["version"], "move": move}))
@@ -195,6 +209,7 @@ def main() -> None:
         reads = {
             "hello (a snapshot)": functools.partial(_hello, ws_base, going["table"]),
             "GET /record": functools.partial(_get, f"{game}/record"),
+            "GET /odds (the position now)": functools.partial(_get, f"{game}/odds"),
             "GET /odds/history": functools.partial(_get, f"{game}/odds/history"),
             "GET /replay, 200 steps": functools.partial(
                 _get, f"{base}/api/games/{ended['game']}/replay?count=200"

@@ -42,9 +42,9 @@ async def odds(
     policy: str = "eager",
 ) -> Any:
     """Every seat's chances after `version` actions (the current position without it)."""
-    record = await service.record(game_id)
+    record, now = await service.position(game_id)
     try:
-        return await chances.odds(game_id, record, version, policy, client(request))
+        return await chances.odds(game_id, record, version, policy, client(request), now)
     except Computing:
         return JSONResponse({"status": "computing", "version": version}, status_code=202)
 

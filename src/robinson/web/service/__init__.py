@@ -22,7 +22,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from robinson.engine import GameRecord, new_game, to_text
+from robinson.engine import GameRecord, State, new_game, to_text
 from robinson.web.cluster import Cluster
 from robinson.web.protocol.client import Move
 from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
@@ -205,6 +205,10 @@ class GameService:
 
     async def record(self, game_id: str) -> GameRecord:
         return await self.records.record(game_id)
+
+    async def position(self, game_id: str) -> tuple[GameRecord, State | None]:
+        """The game's record, and its position now when it is held here (else None)."""
+        return await self.records.position(game_id)
 
     async def record_text(self, game_id: str, client: str | None = None) -> str:
         return await self.records.record_text(game_id, client)

@@ -67,6 +67,7 @@ class OddsService:
         version: int | None,
         policy: str,
         client: str | None = None,
+        now: State | None = None,
     ) -> dict[str, Any]:
         """The chances after `version` actions (the last one when None), as `robinson odds`
         prints them, plus the version. Raises `Computing` while the chain is being solved."""
@@ -81,7 +82,10 @@ class OddsService:
         prefix = GameRecord(record.ruleset, record.players, record.first, record.actions[:version])
 
         async def compute() -> dict[str, Any]:
-            state = await self.lane.run(prefix.replay, client)
+            if now is not None and version == last:  # the position now: no replay
+                state = now
+            else:  # a past one: replayed, at a cost that grows with it
+                state = await self.lane.run(prefix.replay, client)
             if not state.over and len(state.living) <= EXACT_LIVING:
                 self._need(record.ruleset, policy, len(state.living))
             return {

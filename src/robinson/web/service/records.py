@@ -95,6 +95,13 @@ class Records:
         assert row is not None
         return LiveGame.from_row(row).record()
 
+    async def position(self, game_id: str) -> tuple[GameRecord, State | None]:
+        """The record, and the position now when the game is its table's current one."""
+        table = await self.tables.of_game(game_id)
+        if table.game.id == game_id:
+            return table.game.record(), table.game.state
+        return await self.record(game_id), None
+
     async def record_text(self, game_id: str, client: str | None = None) -> str:
         """The record's JSON text, as `robinson verify` and `replay` read it."""
         record = await self.record(game_id)
