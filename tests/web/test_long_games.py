@@ -26,7 +26,7 @@ from robinson.web.service.odds import Computing, OddsService
 from robinson.web.settings import Settings
 from tests.web.conftest import forward
 from tests.web.fakes import FakeClock, SeededDice
-from tests.web.inprocess import Served
+from tests.web.inprocess import Served, Viewer
 
 # With these dice the second player lands on the tree (7) and may stay there for ever; found by
 # trying seeds 0.. with "stay on the tree, else forward" (benchmarks/long_game.py does the same).
@@ -221,3 +221,22 @@ def test_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
         # moves are another count
         move = {"token": t["seats"][0]["token"], "version": 0, "move": "roll"}
         assert client.post(f"/api/games/{t['game']}/actions", json=move).status_code == 200
+
+
+@pytest.mark.anyio
+async def test_a_long_games_log_narrated_off_the_loop_is_the_one_a_snapshot_narrates(
+    served: Served,
+) -> None:
+    from robinson.web.service import views
+
+    await served.start()
+    try:
+        t, _ = await _long_game(served)
+        table = await served.service.table(t["table"])
+        expected = views.narration(table, "cs").lines
+        table.narration.clear()
+        await views.narrated(table, "cs")
+        assert table.narration["cs"].lines == expected
+        assert (await served.log(t["table"]))[-1] == views.snapshot(table, Viewer())["log"][-1]
+    finally:
+        await served.stop()

@@ -184,6 +184,7 @@ async def _handle(
 ) -> dict[str, Any] | None:
     if isinstance(msg, Hello | Lang):
         previous, conn.lang = conn.lang, language(msg.lang)
+        await views.narrated(table, conn.lang)  # a long game's log: narrated off the loop
         if isinstance(msg, Hello):
             held = {table.seat_of(t) for t in msg.tokens}
             seats = {s for s in held if s is not None}

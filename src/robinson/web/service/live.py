@@ -166,13 +166,19 @@ class LiveTable:
 
     @classmethod
     def from_rows(
-        cls, table: TableRow, game: GameRow, clock: Clock, absent_after: float
+        cls,
+        table: TableRow,
+        game: GameRow,
+        clock: Clock,
+        absent_after: float,
+        live: LiveGame | None = None,
     ) -> LiveTable:
+        """The table of these rows (`live`: its game already replayed from `game`)."""
         return cls(
             table.id,
             table.language,
             list(table.seats),
-            LiveGame.from_row(game),
+            live or LiveGame.from_row(game),
             clock,
             host_sha256=table.host_sha256,
             move_seconds=table.move_seconds,

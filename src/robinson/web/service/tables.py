@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from robinson.web.cluster import Cluster
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service.clock import Clock
-from robinson.web.service.live import LiveTable
+from robinson.web.service.live import LiveGame, LiveTable
 from robinson.web.settings import Settings
 from robinson.web.store.rows import GameRow, TableRow
 
@@ -41,9 +41,11 @@ class Tables:
         self.busy: list[Callable[[str], bool]] = []
         self._loading = asyncio.Lock()
 
-    def make(self, table: TableRow, game: GameRow) -> LiveTable:
-        """A new copy of a table from its rows, held from now on."""
-        live = LiveTable.from_rows(table, game, self.clock, self.settings.absent_after)
+    def make(self, table: TableRow, game: GameRow, replayed: LiveGame | None = None) -> LiveTable:
+        """A new copy of a table from its rows (its game `replayed` from them already, or
+        now), held from now on."""
+        after = self.settings.absent_after
+        live = LiveTable.from_rows(table, game, self.clock, after, replayed)
         self.remember(live)
         return live
 
@@ -76,7 +78,8 @@ class Tables:
                 raise ServiceError("unknown_game", f"there is no table {table_id!r}")
             game = await asyncio.to_thread(self.store.load_game, row.current_game)
             assert game is not None
-            table = self.make(row, game)
+            # The replay of its record grows with the game: on a thread, not the loop.
+            table = self.make(row, game, await asyncio.to_thread(LiveGame.from_row, game))
             for hook in self.on_loaded:
                 hook(table)
             return table

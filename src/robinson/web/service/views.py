@@ -12,12 +12,23 @@ narrated afresh from the record once.
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from robinson.engine import Action, Event, Reason, Roll, Transfer, Won, legal_actions, state_to_json
+from robinson.engine import (
+    Action,
+    Event,
+    GameRecord,
+    Reason,
+    Roll,
+    Transfer,
+    Won,
+    legal_actions,
+    state_to_json,
+)
 from robinson.web.protocol.messages import encode
 from robinson.web.service import texts
 from robinson.web.service.live import Listener, LiveTable, Narration
@@ -209,18 +220,41 @@ def narration(table: LiveTable, lang: str) -> Narration:
     log = table.narration.get(lang)
     if log is not None and log.follows(game.id, game.version, len(game.notes)):
         return log
-    log = Narration(game.id)
-    notes = sorted(game.notes, key=lambda n: n.version)  # stable: same version in order
+    log = _afresh(table, lang, game.id, game.record(), list(game.notes))
+    table.narration[lang] = log
+    return log
+
+
+async def narrated(table: LiveTable, lang: str) -> None:
+    """Make sure the table's log in `lang` is up to date, narrating it afresh on a thread when
+    it is not (its cost grows with the game): a snapshot then finds it ready. Kept only if no
+    move came meanwhile (else a snapshot narrates the little that is missing as it would)."""
+    game = table.game
+    log = table.narration.get(lang)
+    if log is not None and log.follows(game.id, game.version, len(game.notes)):
+        return
+    record, notes = game.record(), list(game.notes)
+    log = await asyncio.to_thread(_afresh, table, lang, game.id, record, notes)
+    if log.follows(table.game.id, table.game.version, len(table.game.notes)):
+        table.narration[lang] = log
+
+
+def _afresh(
+    table: LiveTable, lang: str, game_id: str, record: GameRecord, notes: list[Note]
+) -> Narration:
+    """The log of game `game_id` (`record` with `notes`), narrated from the start (reads
+    nothing else that a move changes: safe on a thread)."""
+    log = Narration(game_id)
+    notes = sorted(notes, key=lambda n: n.version)  # stable: same version in order
     at = 0
-    for version, (_, _, events) in enumerate(game.record().steps()):
+    for version, (_, _, events) in enumerate(record.steps()):
         while at < len(notes) and notes[at].version <= version:
             _note(table, log, lang, notes[at])
             at += 1
         _lines(log, events, texts.narrate_each(lang, events, table.names))
     for item in notes[at:]:
         _note(table, log, lang, item)
-    log.now_at(game.version, len(game.notes))
-    table.narration[lang] = log
+    log.now_at(len(record.actions), len(notes))
     return log
 
 
