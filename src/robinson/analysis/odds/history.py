@@ -26,6 +26,7 @@ class Point:
     square: int | None  # where he stands at its start
     roll: int | None  # his first roll in it (None: the record ends before it)
     p_win: list[float]
+    exact: bool = True  # from the exact chain (else simulated: more than EXACT_LIVING alive)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ def chances_over_game(
     for turn, (version, state) in enumerate(turn_starts(record)):
         action = record.actions[version] if version < len(record.actions) else None
         seat = state.to_move
+        odds = position_odds(state, policy, games, seed)
         points.append(
             Point(
                 turn=turn,
@@ -65,7 +67,8 @@ def chances_over_game(
                 seat=seat,
                 square=None if seat is None else state.players[seat].position,
                 roll=action.face if isinstance(action, Roll) else None,
-                p_win=position_odds(state, policy, games, seed)["p_win"],
+                p_win=odds["p_win"],
+                exact=odds["method"] == "exact",
             )
         )
     return points
