@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/rl_baselines.py [--players 2,3] [--edition standard]
         [--opponents optimal] [--games 1000] [--train 4000] [--seed 0]
-        [--mcts 100,400] [--mcts-seconds 180] [--agents random,eager,heuristic,tabular,pg]
+        [--mcts 100,400] [--mcts-seconds 180] [--sampled]
+        [--agents random,eager,heuristic,tabular,pg]
 
 Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
 - `random`: each option with probability 1/2;
@@ -25,7 +26,8 @@ Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
   exact option values (`score(eager, regret=True)`, which do not depend on the agent). By the
   performance difference lemma the mean over games of that sum is an unbiased estimate of the
   exact gap; a `random, sampled` row, scored the same way for a tenth of the time, checks the
-  method against random's exact gap above it.
+  method against random's exact gap (`--sampled` scores MCTS so at 2 players too, where its
+  exact score is within reach).
 
 Columns: win, the exact mean chance over the seats (`score`, with the best response against the
 same opponents: `gap` is how many points the agent leaves, mean over seats); tokens, the mean final
@@ -299,6 +301,9 @@ def main() -> None:
         help="from 3 players, MCTS is scored on the games it plays in this time (default 180)",
     )
     p.add_argument(
+        "--sampled", action="store_true", help="score MCTS sampled at 2 players too (a check)"
+    )
+    p.add_argument(
         "--agents",
         default=",".join(AGENTS),
         help=f"which of {', '.join(AGENTS)} to score besides --mcts ('' for MCTS alone)",
@@ -330,7 +335,7 @@ def main() -> None:
         for sims in (int(x) for x in args.mcts.split(",") if x):
             agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
         path: PathRegret | None = None
-        if players > 2 and args.mcts:  # the exact score would ask MCTS at every placing
+        if args.mcts and (players > 2 or args.sampled):  # exactly: MCTS at every placing
             path = PathRegret(score(eager, players, args.edition, opponents=args.opponents,
                                     regret=True))  # fmt: skip
             began = time.perf_counter()
