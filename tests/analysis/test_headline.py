@@ -1,7 +1,6 @@
 """The headline result, checked from the solved values: while an opponent is alive the forward
 option is never worse, in every edition, for 2 to 4 players (4 outside `standard` in `make test`
-only); only a
-lone player deviates; and the solitaires product is what it says it is."""
+only); only a lone player deviates; and the solitaires product is what it says it is."""
 
 from __future__ import annotations
 
@@ -9,13 +8,13 @@ import json
 
 import numpy as np
 import pytest
+from tests.tiers import SLOW
 
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.single import single_figures
 from robinson.analysis.headline import headline, placings, sentence, solitaires, stored_game
 from robinson.cli import main
 from robinson.engine import EDITIONS, Ruleset
-from tests.tiers import SLOW
 
 # 4 players in the other editions cost an exact 4-player solve each (of the optimal policy, and
 # of eager when no other test has solved it): only in `make test` (tests/tiers.py, `slow`).

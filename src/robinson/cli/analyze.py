@@ -1,9 +1,10 @@
 """`robinson analyze [--edition E] [--players N] [--policy P] [--json]`: the exact figures.
 
-Win chances per seat from the joint chain of all pawns, a player alone (finish, death, length),
-and the value of every choice, for 1 to 4 players. For 5 to 8 players the joint chain is out of
-reach: the win chances are simulated (with 95% intervals, `"method": "simulation"`), the
-one-player figures stay exact.
+Win chances per seat from the joint chain of all pawns, the expected length of the game (every
+seat's turns, everybody eager), a player alone (finish, death, length), and the value of every
+choice (per placing, and weighted by how often it arises), for 1 to 4 players. For 5 to 8
+players the joint chain is out of reach: the win chances are simulated (with 95% intervals,
+`"method": "simulation"`), the one-player figures stay exact.
 """
 
 from __future__ import annotations
