@@ -194,7 +194,8 @@ def _visits(
 class Length:
     """The eager chains of 1..`players` living pawns: `turns` the expected turns of a game from
     the opening, `visits[m - 1]` the expected turns begun in each state of the chain of m living
-    pawns (K**m, by state index), `sweeps` the most any cyclic group needed per chain."""
+    pawns (K**m, by state index), `sweeps` the most any cyclic group needed per chain (in either
+    solve)."""
 
     players: int
     turns: float
@@ -230,10 +231,13 @@ def eager_length(ruleset: Ruleset, players: int) -> Length:
         order = orders[m - 1]
         x = np.zeros(kk**m)
         insub = np.zeros(kk ** (m - 1))
-        _visits(order.states, order.gptr, order.cyclic, m, kk, x, inflow, insub, *args,
-                PUSH_TOLERANCE, MAX_SWEEPS)  # fmt: skip
+        pushed = _visits(order.states, order.gptr, order.cyclic, m, kk, x, inflow, insub, *args,
+                         PUSH_TOLERANCE, MAX_SWEEPS)  # fmt: skip
+        sweeps[m - 1] = max(sweeps[m - 1], pushed)
         visits.append(x)
         inflow = insub
+    if max(sweeps) >= MAX_SWEEPS:
+        raise RuntimeError(f"a cyclic group did not converge in {MAX_SWEEPS} sweeps")
     return Length(players, float(t_sub[0]), tuple(reversed(visits)), tuple(sweeps))
 
 
