@@ -21,7 +21,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/robinson play
 
-## make check: lint, types and the fast tier: every test but the `system` and `browser` ones
+## make check: lint, types and the fast tier: every test but the `system`, `browser` and `slow` ones
 check: lint typecheck fast
 
 ## make test: lint, types (strict on the engine), the whole suite
@@ -39,7 +39,7 @@ unit: $(STAMP)
 
 # The fast tier (tests/tiers.py) on every core: no test in it starts a server or a browser.
 fast: $(STAMP)
-	$(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser"
+	$(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser and not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_games.py

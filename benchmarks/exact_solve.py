@@ -8,7 +8,9 @@ the Bellman residual over every state, the win chances and the seconds of the wh
 chains of 1..n living players and the decision values), after one warm-up solve so that numba's
 compilation is not counted (it is printed separately). Then the optimal policy's decision
 tables: the first use on a machine (solve and write the disk cache, here a temporary
-directory) against a later one (read the cache). Goal: 4 players under 30 s on a 2-core machine.
+directory) against a later one (read the cache), and the two solves of `analysis/length.py`
+(expected turns and the occupation measure, eager). Goal: 4 players under 30 s on a 2-core
+machine.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from robinson.analysis.exact import codes, store
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.optimal import OptimalPolicy
+from robinson.analysis.length import eager_length
 from robinson.engine import Ruleset
 
 
@@ -48,6 +51,14 @@ def main() -> None:
                 f" converged {game.converged}) p_win [{p_win}]"
             )
     solve_game.cache_clear()
+    for players in args.players:  # the expected length and occupation measure (analysis/length)
+        began = time.perf_counter()
+        length = eager_length(Ruleset(args.edition), players)
+        print(
+            f"{args.edition} length   {players} players: {time.perf_counter() - began:6.2f} s"
+            f" ({length.turns:.6f} turns; the visits sum to {length.total_visits:.6f};"
+            f" sweeps at most {list(length.sweeps)} in a group)"
+        )
     players = max(args.players)
     with tempfile.TemporaryDirectory() as cache:
         os.environ[store.CACHE_ENV] = cache

@@ -1,14 +1,15 @@
 """Whether the exact chain of five players fits this machine: the figures, not a solve.
 
-    .venv/bin/python benchmarks/five_players.py [--edition standard] [--measure]
+    .venv/bin/python benchmarks/five_players.py [--edition standard] [--measure] [--budget 6]
 
 The solver (`analysis/exact/joint.py`) stores V densely, K**m rows of m float64 values, and its
 solve order (`levels.solve_order`) keeps three int64 arrays over every state a pawn can hold
 (index, group, place) and a sorted copy. This prints those sizes for m = 5 from the code's own
 constants (K, the codes the edition's pawns can hold), the memory this machine has available
 (/proc/meminfo), and, with `--measure`, the time of the 4-player solve scaled to five by the
-number of states and values per state. The exact analysis stops at four players
-(`EXACT_MAX_PLAYERS`); this says what five would take.
+number of states and values per state, and whether that fits the memory one process may take
+(`--budget`). The exact analysis stops at four players (`EXACT_MAX_PLAYERS`); this says what
+five would take, and why it is not solved here.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edition", default="standard")
     parser.add_argument("--measure", action="store_true", help="time the 4-player solve too")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=6.0,
+        help="GB one process may take on this shared machine (default 6: 24 GB, 4 engineers)",
+    )
     args = parser.parse_args()
     rules = Ruleset(args.edition)
     held = int(reachable_codes(build_turn_trees(rules)).sum())
@@ -49,6 +56,15 @@ def main() -> None:
     print(f"  V, float64 dense: {values:.1f} GB (float32: {values / 2:.1f} GB)")
     print(f"  solve order arrays: {order:.1f} GB; with V: {values + order:.1f} GB at least")
     print(f"  this machine has {available_memory():.1f} GB available now")
+    # The peak also holds the sort's two temporary copies of the states (eager; the optimal
+    # policy's option values of every decision come on top: docs/analysis.md "Five players").
+    peak = values + order + 2 * states * 8 / GB
+    if peak <= min(args.budget, available_memory()):
+        print(f"  fits: about {peak:.1f} GB at the peak, within the {args.budget:.0f} GB budget")
+    else:
+        print(f"  not solved: about {peak:.1f} GB at the peak, over the {args.budget:.0f} GB one"
+              " process may take here (--budget); the float32 level-by-level plan of"
+              " docs/analysis.md would need a few GB")  # fmt: skip
     if args.measure:
         solve_game(rules, 2, "eager")  # warm-up (numba)
         began = time.perf_counter()

@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/rl_baselines.py [--players 2,3] [--edition standard]
         [--opponents optimal] [--games 1000] [--train 4000] [--seed 0]
+        [--mcts 100,400] [--mcts-seconds 180] [--sampled]
+        [--agents random,eager,heuristic,tabular,pg]
 
 Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
 - `random`: each option with probability 1/2;
@@ -16,7 +18,16 @@ Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
   engine games against the opponents, then played greedily;
 - `--mcts 100,400`: OpenSpiel's `MCTSBot` (UCT c = 2, random rollouts) with that many
   simulations per decision, scored through `robinson.rl.openspiel.bot_policy`; win objective
-  only (a tokens score would ask it thousands of times per game set: hours).
+  only (a tokens score would ask it thousands of times per game set: hours). At 2 players
+  exactly (`score` asks it at each of ~700 placings); from 3 players the exact score would ask
+  it at 28,000 (3) or 1.3 million (4) placings, 0.1-0.4 s each, so its gap is *sampled*: it
+  plays engine games in each seat in turn for `--mcts-seconds`, and each decision it takes
+  costs the best option's value minus the taken option's, both read off the best response's
+  exact option values (`score(eager, regret=True)`, which do not depend on the agent). By the
+  performance difference lemma the mean over games of that sum is an unbiased estimate of the
+  exact gap; a `random, sampled` row, scored the same way for a tenth of the time, checks the
+  method against random's exact gap (`--sampled` scores MCTS so at 2 players too, where its
+  exact score is within reach).
 
 Columns: win, the exact mean chance over the seats (`score`, with the best response against the
 same opponents: `gap` is how many points the agent leaves, mean over seats); tokens, the mean final
@@ -35,10 +46,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
+from robinson.analysis.exact import codes
 from robinson.bots import make_bot
 from robinson.engine import DECISION_OF, Choose, Phase, Roll, Ruleset, State, apply, new_game
 from robinson.rl import score
-from robinson.rl.scoring import PawnPosition
+from robinson.rl.scoring import PawnPosition, Score
 
 Policy = Callable[[PawnPosition], Any]
 Key = tuple[str, int | None, int]
@@ -199,6 +213,78 @@ def mcts(edition: str, players: int, simulations: int, seed: int) -> Policy:
     return bot_policy(bot, game)
 
 
+class PathRegret:
+    """What a decision gives up, read off the best response's option values (`score(...,
+    regret=True)`, which do not depend on the policy scored): the best option's value minus
+    the value of the option taken, for the learner (0 where he takes a best option)."""
+
+    def __init__(self, reference: Score) -> None:
+        assert reference.regret is not None
+        self.by_living = {}
+        for table in reference.regret:
+            row = np.full(codes.K ** (table.living - 1), -1, dtype=np.int64)
+            for i, placing in enumerate(table.placings):
+                r = 0
+                for c in placing:
+                    r = r * codes.K + c
+                row[r] = i
+            keys = {key: d for d, key in enumerate(table.keys)}
+            self.by_living[table.living] = (table.values, keys, row)
+
+    def __call__(self, position: PawnPosition, option: str) -> float:
+        values, keys, row = self.by_living[len(position.others) + 1]
+        r = 0
+        for square, skips in position.others:
+            r = r * codes.K + codes.code(square, skips)
+        v = values[row[r], keys[(position.decision, position.roll)]]
+        taken = v[0] if option == DECISION_OF[Phase(position.decision)].forward else v[1]
+        return max(float(v.max() - taken), 0.0)
+
+
+def sampled_gap(
+    policy: Policy,
+    regret: PathRegret,
+    ruleset: Ruleset,
+    players: int,
+    opponents: str,
+    seed: int,
+    seconds: float,
+    most: int = 1_000_000,
+) -> tuple[float, float, int]:
+    """The policy's gap to the best response in the win objective, in points, by the
+    performance difference lemma: engine games with the policy in each seat in turn (the
+    opponents as given), summing the regret of every decision it takes (`PathRegret`); the mean
+    over games is the exact gap's unbiased estimate. Plays until `seconds` have passed (at
+    least one game a seat, at most `most` games). Returns the gap, its 95% half-width and the
+    games played."""
+
+    def learner(_: int) -> Learner:
+        def decide(position: PawnPosition, rng: random.Random) -> str:
+            answer = policy(position)
+            if isinstance(answer, dict):  # a mixed answer: draw the option
+                decision = DECISION_OF[Phase(position.decision)]
+                forward = rng.random() < answer.get(decision.forward, 0.0)
+                return decision.forward if forward else decision.other
+            return str(answer)
+
+        return decide
+
+    began = time.perf_counter()
+    per_game: list[float] = []
+    for _, _, taken in episodes(ruleset, players, opponents, most, seed, learner):
+        per_game.append(100 * sum(regret(position, option) for position, option in taken))
+        enough = len(per_game) >= players and len(per_game) % players == 0
+        if enough and time.perf_counter() - began > seconds:
+            break
+    n = len(per_game)
+    mean = sum(per_game) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in per_game) / (n - 1)) if n > 1 else math.nan
+    return mean, 1.96 * sd / math.sqrt(n), n
+
+
+AGENTS = ("random", "eager", "heuristic", "tabular", "pg")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", default="2,3", help="table sizes, comma-separated (2 to 4)")
@@ -208,7 +294,24 @@ def main() -> None:
     p.add_argument("--train", type=int, default=4000, help="training games of the learning agents")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--mcts", default="", help="MCTS simulations per decision, e.g. 100,400")
+    p.add_argument(
+        "--mcts-seconds",
+        type=float,
+        default=180.0,
+        help="from 3 players, MCTS is scored on the games it plays in this time (default 180)",
+    )
+    p.add_argument(
+        "--sampled", action="store_true", help="score MCTS sampled at 2 players too (a check)"
+    )
+    p.add_argument(
+        "--agents",
+        default=",".join(AGENTS),
+        help=f"which of {', '.join(AGENTS)} to score besides --mcts ('' for MCTS alone)",
+    )
     args = p.parse_args()
+    chosen = {x for x in args.agents.split(",") if x}
+    if chosen - set(AGENTS):
+        p.error(f"--agents: unknown {', '.join(sorted(chosen - set(AGENTS)))}")
     ruleset = Ruleset(args.edition)
     print(f"edition {args.edition}, opponents {args.opponents}, tokens on {args.games:,} paired"
           f" games per seat, learning agents trained on {args.train:,} games")  # fmt: skip
@@ -220,8 +323,9 @@ def main() -> None:
             "eager": eager,
             "heuristic": heuristic(ruleset, players),
         }
+        agents = {name: policy for name, policy in agents.items() if name in chosen}
         for kind, train in (("tabular", tabular), ("pg", policy_gradient)):
-            for reward in ("win", "tokens"):
+            for reward in ("win", "tokens") if kind in chosen else ():
                 began = time.perf_counter()
                 agents[f"{kind}-{reward}"] = train(
                     ruleset, players, reward, args.train, args.seed, args.opponents
@@ -230,8 +334,27 @@ def main() -> None:
                 print(f"{'':>7}  (trained {kind}-{reward} in {spent:.1f} s)")
         for sims in (int(x) for x in args.mcts.split(",") if x):
             agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
+        path: PathRegret | None = None
+        if args.mcts and (players > 2 or args.sampled):  # exactly: MCTS at every placing
+            path = PathRegret(score(eager, players, args.edition, opponents=args.opponents,
+                                    regret=True))  # fmt: skip
+            began = time.perf_counter()
+            gap, half, n = sampled_gap(coin, path, ruleset, players, args.opponents, args.seed,
+                                       args.mcts_seconds / 10)  # fmt: skip
+            print(
+                f"{players:>7}  {'random, sampled':<15} {'-':>8} {gap:>11.3f} ± {half:.3f}"
+                f" ({n:,} games; the check of the method) {time.perf_counter() - began:>6.1f}"
+            )
         for name, policy in agents.items():
             began = time.perf_counter()
+            if name.startswith("mcts") and path is not None:
+                gap, half, n = sampled_gap(policy, path, ruleset, players, args.opponents,
+                                           args.seed, args.mcts_seconds)  # fmt: skip
+                print(
+                    f"{players:>7}  {name:<15} {'-':>8} {gap:>11.3f} ± {half:.3f}"
+                    f" ({n:,} games, sampled) {time.perf_counter() - began:>14.1f}"
+                )
+                continue
             win = score(policy, players, args.edition, opponents=args.opponents)
             if name.startswith("mcts"):
                 gap = 100 * sum(b - w for b, w in zip(win.best or (), win.p_win, strict=True))

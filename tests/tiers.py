@@ -1,5 +1,5 @@
 """The suite's tiers (README "Tests"): `make check` runs every test that needs no subprocess
-server, no browser and no real time waited out; `make test` runs them all.
+server, no browser, no real time waited out and no long exact solve; `make test` runs them all.
 
 - `system`: starts `robinson serve` processes, PostgreSQL, Redis or nginx. Given by
   `pytest_collection_modifyitems` (tests/conftest.py) to every test that uses one of
@@ -7,6 +7,8 @@ server, no browser and no real time waited out; `make test` runs them all.
   and through `pytest.param(..., marks=SYSTEM)` to the PostgreSQL side of a parametrized
   fixture.
 - `browser`: drives a real Chromium.
+- `slow`: more than a few seconds of exact solving that no other test of the fast tier shares
+  (the 4-player chains of editions other than `standard`), given by hand (`SLOW`).
 
 What starts such a thing calls `require(marker, what)`: a test that forgot its marker fails
 with that message instead of slowing the fast tier down unseen.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 SYSTEM = pytest.mark.system
+SLOW = pytest.mark.slow
 
 # Fixtures that start a server process (or need one): a test using any of them is `system`.
 SYSTEM_FIXTURES = frozenset(

@@ -27,6 +27,8 @@ def test_analyze_json_has_the_issue_keys(capsys: pytest.CaptureFixture[str]) -> 
     assert {"edition", "players", "policy", "p_win", "p_no_winner", "single"} <= set(out)
     assert set(out["single"]) == {"p_finish", "p_death", "mean_turns", "median_turns", "p90_turns"}
     assert (out["edition"], out["players"], out["policy"]) == ("standard", 2, "eager")
+    assert out["length"]["turns"] == pytest.approx(29.153190013666, rel=1e-11)  # every seat's
+    assert all(row["arises_per_game"] > 0 and "weighted_gain" in row for row in out["choices"])
     assert sum(out["p_win"]) + out["p_no_winner"] == pytest.approx(1)
     # The question of the issue: one player in seven dies on 42.
     assert out["single"]["p_death"] == pytest.approx(1 / 7, abs=1e-3)
@@ -41,6 +43,8 @@ def test_analyze_text_for_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", "--players", "2", "--policy", "optimal"]) == 0
     text = capsys.readouterr().out
     assert "seat 0:" in text and "dies on 42" in text and "square 23" in text
+    assert "Expected length (exact, everybody eager): 29.153 turns" in text
+    assert "Weighted by where the game goes" in text and "arises 0.7747 per game" in text
 
 
 @pytest.mark.parametrize(

@@ -30,9 +30,18 @@ def data() -> ReportData:
 
 
 def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: ReportData) -> None:
+    sizes = {t.players: t for t in data.table_sizes}
     for n in (2, 3, 4):
-        expected = analyze(Ruleset("standard"), n, "eager")["p_win"]
-        assert data.exact_seats[n] == pytest.approx(expected, abs=1e-14), n
+        figures = analyze(Ruleset("standard"), n, "eager")
+        assert data.exact_seats[n] == pytest.approx(figures["p_win"], abs=1e-14), n
+        # The length of a game and the weighted value of each choice: analyze's, exactly.
+        assert sizes[n].turns_exact and sizes[n].turns == figures["length"]["turns"], n
+        weighted = {
+            (row["square"], row["roll"]): (row["arises_per_game"], row["weighted_gain"])
+            for row in figures["choices"]
+        }
+        shown = {(a.square, a.roll): (a.per_game, {a.option: a.gain}) for a in data.arising[n]}
+        assert shown == weighted, n
     assert data.exact_editions["standard"] == pytest.approx(data.exact_seats[4], abs=1e-15)
     classic = analyze(Ruleset("classic"), 4, "eager")["p_win"]
     assert data.exact_editions["classic"] == pytest.approx(classic, abs=1e-14)
@@ -182,6 +191,7 @@ def test_the_readers_questions_are_answered_with_their_method(data: ReportData) 
             assert edge.low <= edge.value <= edge.high
         if name.startswith("standard"):
             assert row[3].value == pytest.approx(data.exact_seats[3][0] - 1 / 3, abs=1e-15)
+    assert [t.turns_exact for t in data.table_sizes] == [n <= 4 for n in range(2, 9)]
     alone = single_figures(solve_game(Ruleset("standard"), 1, "eager"))
     died, home = data.deaths["standard = ca"]
     assert died == sorted(died) and home == sorted(home)

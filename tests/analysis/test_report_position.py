@@ -14,7 +14,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt
 import pytest
+from matplotlib.figure import Figure
 
 from robinson.analysis.report.words import ReportWords
 from robinson.cli import main
@@ -153,6 +155,52 @@ def test_a_finished_game_is_certain_and_has_no_rest(
         _words("en", f"report.{key}.title") for key in ("position", "chances", "history")
     ]
     assert f"The game is over: {record.players[state.winner]} won." in page
+
+
+class _Titles:
+    """Stands in for the plots' PNG writer: keeps each figure's title."""
+
+    def __init__(self) -> None:
+        self.titles: list[str] = []
+
+    def __call__(self, fig: Figure) -> bytes:
+        self.titles.append(fig.axes[0].get_title().replace("\n", " — "))  # long: two lines
+        plt.close(fig)
+        return b""
+
+
+@pytest.mark.parametrize(
+    ("record", "methods"),
+    [
+        # 3 players, Anna on the tree: exact chances, the rest of the game simulated.
+        (TREE, ["exact", "exact", "simulated, 3,000 games"]),
+        # 5 living: everything simulated.
+        (
+            "5 deciding",
+            ["simulated, 3,000 games", "simulated, 3,000 games", "simulated, 3,000 games"],
+        ),
+        # 5 players to the end: the history is simulated until the end, which is certain.
+        ("5 ended", ["exact", "simulated, 3,000 games a point, exact once 4 or fewer live"]),
+    ],
+)
+def test_every_plot_title_says_exact_or_simulated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: Any, methods: list[str]
+) -> None:
+    from robinson.analysis.report import position_figures
+
+    if record == "5 deciding":
+        record = _played(5, seed=11, until="decision")
+    elif record == "5 ended":
+        record = _played(5, seed=5, until="end")
+    drawn = _Titles()
+    monkeypatch.setattr(position_figures, "to_png", drawn)
+    _report(tmp_path, _write(tmp_path, record), "--games", GAMES)
+    keys = ["chances", "history", "rest"][: len(methods)]
+    w = ReportWords("en")
+    assert drawn.titles == [
+        f"{w.text(f'report.fig.{key}.title')} — {how}"
+        for key, how in zip(keys, methods, strict=True)
+    ]
 
 
 @pytest.mark.parametrize(

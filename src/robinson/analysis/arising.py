@@ -1,12 +1,13 @@
 """How often each decision arises, placing by placing, and the value of each choice weighted by
-it: exact, for 2 and 3 players under eager play.
+it: exact, for 2 to 4 players under eager play.
 
 The expected number of turns begun in each state (`length.visits`, the chain's occupation
 measure from the opening) times the chance that a turn begun on the mover's code meets the
 decision (its turn tree, eager at the decisions before it) is the expected number of times the
-decision arises with the other pawns placed so, per game. Weighting each placing's option values
-(`joint.option_values`, the solve of `robinson analyze`) by it gives what the other option is
-worth on average where the game really goes, not over every placing counted once.
+decision arises with the other pawns placed so, per game (`occurrences`). Weighting each
+placing's option values (`joint.option_values` of the eager chains, the figures of `robinson
+analyze`) by it gives what the other option is worth on average where the game really goes, not
+over every placing counted once.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import numpy.typing as npt
 
 from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, OTHER_OPTION
 from robinson.analysis.exact import codes
-from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.joint import FlatTurns
-from robinson.analysis.length import eager_chain, visits
+from robinson.analysis.headline import stored_game
+from robinson.analysis.length import eager_turns, visits
 from robinson.engine import Ruleset
 
 
@@ -53,33 +54,42 @@ def _reach(flat: FlatTurns, c: int) -> dict[int, float]:
 
 
 @functools.lru_cache(maxsize=8)
-def arising(ruleset: Ruleset, players: int) -> tuple[Arising, ...]:
-    chain = eager_chain(ruleset, players)
+def occurrences(ruleset: Ruleset, players: int) -> tuple[npt.NDArray[np.float64], ...]:
+    """`[m - 1][d, r]`: the times decision d (`FlatTurns.keys` order) arises per game with m
+    living pawns, the others placed as r (the index of c[1:]), for m = 2..players (and an empty
+    table for m = 1: alone there is no opponent to weigh against). Needs no win chances."""
+    if type(players) is not int or players < 2:
+        raise ValueError("a decision is weighed against opponents: 2 players or more")
+    flat = eager_turns(ruleset).flat
     x = visits(ruleset, players)
-    reach = {c: _reach(chain.flat, c) for c in chain.held}
-    game = solve_game(ruleset, players, "eager")
-    decisions = len(chain.flat.keys)
-    weight = np.zeros((decisions, codes.K ** (players - 1)))
-    gain_sum = np.zeros(decisions)
-    total = np.zeros(decisions)
-    for m in range(players, 1, -1):  # decisions with an opponent alive; alone there is none
-        weight[:] = 0.0
-        for state, i in chain.index.items():
-            if len(state) != m:
-                continue
-            r = 0
-            for c in state[1:]:
-                r = r * codes.K + c
-            for d, p in reach[state[0]].items():
-                weight[d, r] += x[i] * p
-        for d, key in enumerate(chain.flat.keys):
+    reach = np.zeros((codes.K, len(flat.keys)))  # reach[c, d]: a turn begun on c meets d
+    for c in range(codes.K):
+        for d, p in _reach(flat, c).items():
+            reach[c, d] = p
+    found = [np.zeros((len(flat.keys), 0))]
+    for m in range(2, players + 1):
+        found.append(reach.T @ x[m - 1].reshape(codes.K, codes.K ** (m - 1)))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=8)
+def arising(ruleset: Ruleset, players: int) -> tuple[Arising, ...]:
+    """Every decision (square and roll in view) with how often it arises per game while an
+    opponent lives, and the other option's gain weighted by where it arises (2..4 players).
+    The option values are those of the eager chains the odds keep on disk (`stored_game`)."""
+    weights = occurrences(ruleset, players)
+    keys = eager_turns(ruleset).flat.keys
+    game = stored_game(ruleset, players, "eager")
+    gain_sum = np.zeros(len(keys))
+    total = np.zeros(len(keys))
+    for m in range(2, players + 1):
+        for d, key in enumerate(keys):
             values = game.options[m - 1][key]
-            w = weight[d, : codes.K ** (m - 1)]
             gain: npt.NDArray[np.float64] = values[:, 1, 0] - values[:, 0, 0]
-            gain_sum[d] += float(w @ gain)
-            total[d] += float(w.sum())
+            gain_sum[d] += float(weights[m - 1][d] @ gain)
+            total[d] += float(weights[m - 1][d].sum())
     rows = []
-    for d, (kind, roll) in enumerate(chain.flat.keys):
+    for d, (kind, roll) in enumerate(keys):
         phase = DECISION_KINDS[kind]
         rows.append(
             Arising(

@@ -1,56 +1,74 @@
 """The exact expected length of a game: every seat's turns until it ends (skipped turns count,
-extra rolls belong to their turn), everybody eager, by one more linear solve on the chain.
+extra rolls belong to their turn), everybody eager, by one more linear solve on the chain; and
+the chain's occupation measure (the expected number of turns begun in each state), which
+`arising.py` weighs decisions by. For 1 to 4 players, like the win chances.
 
-The joint chain of `exact/joint.py` solves win chances; its states and transitions also give the
-length. State: the codes of the living pawns in turn order from the mover (the chains of m,
-m - 1, ..., 1 living players, one after the other, since a death leaves for the chain of one
-player fewer). A turn of the mover with code c ends on a new code (the seats rotate, with the
-ship swap when he ends on 36 and others stand on 41), in a win (the game ends) or in his death
-(the others' state in the smaller chain; the last death ends the game). With Q the transitions
-between states where the game goes on, the expected turns t solve (I - Q) t = 1: a sparse system
-of 45^m + ... + 45 unknowns in `standard` (93,195 for 3 players), solved by iterating
-t = 1 + Q t from 0 (a direct LU solve of the 3-player system filled in past 3.7 GB in 11 minutes
-before it was stopped). Four players (4.2 million unknowns, about 60 million transitions) are
-left out: this module builds its transitions in Python.
+The states are those of `exact/joint.py`: the codes of the m living pawns in turn order from the
+mover, as the index `sum(c[k] * K**(m - 1 - k))`. A turn of the mover with code c ends on a new
+code (the seats rotate, with the ship swap when he ends on 36 and others stand on 41), in a win
+(the game ends) or in his death (the others' state r in the chain of one player fewer; the last
+death ends the game). With Q the transitions where the game goes on:
+
+- the expected turns t solve t = 1 + Q t. Solved in the order of the win chances
+  (`exact/levels.py`): the chains of 1, 2, ..., m living pawns, each group by group, downstream
+  first, one pass for an acyclic group and Gauss-Seidel sweeps for a cyclic one;
+- the occupation measure x solves x = e0 + Q^T x, from the opening of m pawns: the same groups
+  in the opposite order (upstream first, and inside an acyclic group the opposite order too, so
+  every predecessor is done first), each state pushing what reached it on to its successors;
+  a cyclic group is swept until what is left to push in it is 1e-15 of what came in.
+
+Both are numba kernels over flat arrays (4.9 million states for 4 players, a few seconds), and
+they check each other: the visits of all states sum to the expected turns.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_array  # type: ignore[import-untyped]
 
 from robinson.analysis.exact import codes
+from robinson.analysis.exact.game import EXACT_MAX_PLAYERS
 from robinson.analysis.exact.joint import FlatTurns, flatten
-from robinson.analysis.exact.kernel import SWAP_FROM, SWAP_TO
-from robinson.analysis.exact.levels import reachable_codes
-from robinson.analysis.exact.turns import build_turn_trees
+from robinson.analysis.exact.kernel import SWAP_FROM, swap_state
+from robinson.analysis.exact.levels import SolveOrder, solve_order
+from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
 from robinson.engine import Ruleset
 
-EXACT_LENGTH_PLAYERS = 3
-TOLERANCE = 1e-13  # relative change of the last iteration
-MAX_ITERATIONS = 100_000
-WIN, DEATH = -1, -2
+EXACT_LENGTH_PLAYERS = EXACT_MAX_PLAYERS
+TOLERANCE = 1e-13  # relative change of a value in a cyclic group's last sweep
+PUSH_TOLERANCE = 1e-15  # what is left to push in a cyclic group, relative to what came in
+MAX_SWEEPS = 100_000
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class EagerTurns:
+    """Where an eager turn begun on code c ends: entries ptr[c]..ptr[c + 1] - 1 of (row, p),
+    row a code (< K), K a win or K + 1 his death; and the turn trees and flat distributions it
+    was read from."""
+
+    ptr: IntArray
+    row: IntArray
+    p: FloatArray
+    trees: TurnTrees
+    flat: FlatTurns
 
 
 def _eager_turn(flat: FlatTurns, c: int) -> dict[int, float]:
-    """Where a turn begun on code c ends, eager at every decision: new code, WIN or DEATH."""
+    """Where a turn begun on code c ends, eager at every decision: row -> probability."""
     kk = codes.K
     out: dict[int, float] = {}
 
     def add(e: int, p: float) -> None:
         for x in range(int(flat.ptr[e]), int(flat.ptr[e + 1])):
             row, q = int(flat.row[x]), float(flat.p[x]) * p
-            if row < kk:
+            if row < kk + 2:  # a code, a win or a death
                 out[row] = out.get(row, 0.0) + q
-            elif row == kk:
-                out[WIN] = out.get(WIN, 0.0) + q
-            elif row == kk + 1:
-                out[DEATH] = out.get(DEATH, 0.0) + q
             else:  # a decision: its eager option (flat index K + 2d)
                 add(kk + 2 * (row - kk - 2), q)
 
@@ -58,86 +76,177 @@ def _eager_turn(flat: FlatTurns, c: int) -> dict[int, float]:
     return out
 
 
-@dataclass(frozen=True)
-class EagerChain:
-    """The chains of players, players - 1, ..., 1 living pawns under eager play: `index` of each
-    state (the codes from the mover), `q[i, j]` the chance that a turn from state i leads to
-    state j (the game going on), and per held code the turn's end (`turns`)."""
-
-    index: dict[tuple[int, ...], int]
-    q: Any  # scipy csr_array, n x n
-    flat: FlatTurns
-    held: list[int]
-
-    @property
-    def opening(self) -> int:
-        players = len(next(iter(self.index)))
-        return self.index[(0,) * players]
-
-
 @functools.lru_cache(maxsize=8)
-def eager_chain(ruleset: Ruleset, players: int) -> EagerChain:
-    if not 1 <= players <= EXACT_LENGTH_PLAYERS:
-        raise ValueError(f"the exact length covers 1 to {EXACT_LENGTH_PLAYERS} players")
+def eager_turns(ruleset: Ruleset) -> EagerTurns:
     trees = build_turn_trees(ruleset)
     flat = flatten(trees)
-    held = [c for c, ok in enumerate(reachable_codes(trees)) if ok]
-    turns = {c: _eager_turn(flat, c) for c in held}
-    # Number the states of the chains of players, players - 1, ..., 1 living pawns.
-    index: dict[tuple[int, ...], int] = {}
-    for m in range(players, 0, -1):
-        for state in np.ndindex(*([len(held)] * m)):
-            index[tuple(held[i] for i in state)] = len(index)
-    rows, cols, probs = [], [], []
-    for state, i in index.items():
-        mover, others = state[0], state[1:]
-        for outcome, p in turns[mover].items():
-            if outcome == WIN:
-                continue
-            if outcome == DEATH:
-                if others:
-                    rows.append(i)
-                    cols.append(index[others])
-                    probs.append(p)
-                continue
-            after = list(others)
-            end = outcome
-            if outcome == SWAP_FROM and SWAP_TO in after:  # the ship: swap with those on 41
-                after = [SWAP_FROM if c == SWAP_TO else c for c in after]
-                end = SWAP_TO
-            rows.append(i)
-            cols.append(index[(*after, end)])
-            probs.append(p)
-    n = len(index)
-    return EagerChain(index, csr_array((probs, (rows, cols)), shape=(n, n)), flat, held)
+    ends = [sorted(_eager_turn(flat, c).items()) for c in range(codes.K)]
+    ptr = np.zeros(codes.K + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(e) for e in ends])
+    row = np.array([r for e in ends for r, _ in e], dtype=np.int64)
+    p = np.array([q for e in ends for _, q in e], dtype=np.float64)
+    return EagerTurns(ptr, row, p, trees, flat)
 
 
-def fixed_point(step: Any, n: int) -> npt.NDArray[np.float64]:
-    """x = step(x) by iteration from 0: `step` is x -> b + (Q or Q^T) x with Q substochastic
-    (every game ends), so the iterates rise to the solution; a direct LU solve of the 3-player
-    system fills in far too much."""
-    x: npt.NDArray[np.float64] = np.zeros(n)
-    for _ in range(MAX_ITERATIONS):
-        after = step(x)
-        if float(np.max(np.abs(after - x))) <= TOLERANCE * float(np.max(after)):
-            return after  # type: ignore[no-any-return]
-        x = after
-    raise RuntimeError(f"no convergence in {MAX_ITERATIONS} iterations")
+@numba.njit(cache=True)
+def _turns(
+    states: IntArray,
+    gptr: IntArray,
+    cyclic: npt.NDArray[np.bool_],
+    m: int,
+    kk: int,
+    t: FloatArray,
+    tsub: FloatArray,
+    ptr: IntArray,
+    row: IntArray,
+    p: FloatArray,
+    tol: float,
+    max_sweeps: int,
+) -> int:
+    """t[s] = 1 + the expected turns after the turn of state s (module docstring), group by
+    group in solving order. Returns the most sweeps a cyclic group needed."""
+    krest = kk ** (m - 1)
+    most = 0
+    for g in range(gptr.shape[0] - 1):
+        n = 0
+        while True:
+            delta = 0.0
+            for i in range(gptr[g], gptr[g + 1]):
+                s = states[i]
+                c0 = s // krest
+                r = s - c0 * krest
+                swapped = swap_state(r, m, kk)
+                acc = 1.0
+                for x in range(ptr[c0], ptr[c0 + 1]):
+                    o = row[x]
+                    if o < kk:
+                        nidx = swapped if o == SWAP_FROM and swapped >= 0 else r * kk + o
+                        acc += p[x] * t[nidx]
+                    elif o == kk + 1 and m > 1:
+                        acc += p[x] * tsub[r]
+                delta = max(delta, abs(acc - t[s]) / acc)
+                t[s] = acc
+            n += 1
+            if not cyclic[g] or delta <= tol or n >= max_sweeps:
+                break
+        most = max(most, n)
+    return most
 
 
-@functools.lru_cache(maxsize=8)
+@numba.njit(cache=True)
+def _visits(
+    states: IntArray,
+    gptr: IntArray,
+    cyclic: npt.NDArray[np.bool_],
+    m: int,
+    kk: int,
+    x: FloatArray,
+    inflow: FloatArray,
+    insub: FloatArray,
+    ptr: IntArray,
+    row: IntArray,
+    p: FloatArray,
+    tol: float,
+    max_sweeps: int,
+) -> int:
+    """x[s] = the expected turns begun in state s: each state, once all that reaches it has
+    (`inflow`), pushes it on to its successors (the deaths into `insub`, the chain of one player
+    fewer), groups upstream first. Returns the most sweeps a cyclic group needed."""
+    krest = kk ** (m - 1)
+    most = 0
+    for g in range(gptr.shape[0] - 2, -1, -1):
+        lo, hi = gptr[g], gptr[g + 1]
+        came = 0.0
+        for i in range(lo, hi):
+            came += inflow[states[i]]
+        n = 0
+        while came > 0.0:
+            for i in range(hi - 1, lo - 1, -1):
+                s = states[i]
+                mass = inflow[s]
+                if mass == 0.0:
+                    continue
+                inflow[s] = 0.0
+                x[s] += mass
+                c0 = s // krest
+                r = s - c0 * krest
+                swapped = swap_state(r, m, kk)
+                for e in range(ptr[c0], ptr[c0 + 1]):
+                    o = row[e]
+                    if o < kk:
+                        nidx = swapped if o == SWAP_FROM and swapped >= 0 else r * kk + o
+                        inflow[nidx] += mass * p[e]
+                    elif o == kk + 1 and m > 1:
+                        insub[r] += mass * p[e]
+            n += 1
+            if not cyclic[g] or n >= max_sweeps:
+                break
+            left = 0.0
+            for i in range(lo, hi):
+                left += inflow[states[i]]
+            if left <= tol * came:
+                break
+        most = max(most, n)
+    return most
+
+
+@dataclass(frozen=True)
+class Length:
+    """The eager chains of 1..`players` living pawns: `turns` the expected turns of a game from
+    the opening, `visits[m - 1]` the expected turns begun in each state of the chain of m living
+    pawns (K**m, by state index), `sweeps` the most any cyclic group needed per chain (in either
+    solve)."""
+
+    players: int
+    turns: float
+    visits: tuple[FloatArray, ...]
+    sweeps: tuple[int, ...]
+
+    @property
+    def total_visits(self) -> float:
+        return float(sum(float(v.sum()) for v in self.visits))
+
+
+@functools.lru_cache(maxsize=4)
+def eager_length(ruleset: Ruleset, players: int) -> Length:
+    """Both solves for `players` (1..4) under `ruleset`, everybody eager."""
+    if type(players) is not int or not 1 <= players <= EXACT_LENGTH_PLAYERS:
+        raise ValueError(f"the exact length covers 1 to {EXACT_LENGTH_PLAYERS} players")
+    turns = eager_turns(ruleset)
+    args = (turns.ptr, turns.row, turns.p)
+    kk = codes.K
+    orders: list[SolveOrder] = [solve_order(turns.trees, m) for m in range(1, players + 1)]
+    t_sub = np.zeros(1)
+    sweeps = []
+    for m in range(1, players + 1):  # the expected turns, the smaller chains first
+        order = orders[m - 1]
+        t = np.zeros(kk**m)
+        sweeps.append(_turns(order.states, order.gptr, order.cyclic, m, kk, t, t_sub, *args,
+                             TOLERANCE, MAX_SWEEPS))  # fmt: skip
+        t_sub = t
+    inflow = np.zeros(kk**players)
+    inflow[0] = 1.0  # the opening: every pawn on 0, seat 0 to move
+    visits: list[FloatArray] = []
+    for m in range(players, 0, -1):  # the occupation measure, the larger chains first
+        order = orders[m - 1]
+        x = np.zeros(kk**m)
+        insub = np.zeros(kk ** (m - 1))
+        pushed = _visits(order.states, order.gptr, order.cyclic, m, kk, x, inflow, insub, *args,
+                         PUSH_TOLERANCE, MAX_SWEEPS)  # fmt: skip
+        sweeps[m - 1] = max(sweeps[m - 1], pushed)
+        visits.append(x)
+        inflow = insub
+    if max(sweeps) >= MAX_SWEEPS:
+        raise RuntimeError(f"a cyclic group did not converge in {MAX_SWEEPS} sweeps")
+    return Length(players, float(t_sub[0]), tuple(reversed(visits)), tuple(sweeps))
+
+
 def expected_turns(ruleset: Ruleset, players: int) -> float:
-    """Every seat's turns from the opening until the game ends, in expectation (1..3 players)."""
-    chain = eager_chain(ruleset, players)
-    t = fixed_point(lambda x: 1.0 + chain.q @ x, len(chain.index))
-    return float(t[chain.opening])
+    """Every seat's turns from the opening until the game ends, in expectation (1..4 players)."""
+    return eager_length(ruleset, players).turns
 
 
-def visits(ruleset: Ruleset, players: int) -> npt.NDArray[np.float64]:
-    """The expected number of turns begun in each state of `eager_chain`, from the opening:
-    the occupation measure x = e0 + Q^T x."""
-    chain = eager_chain(ruleset, players)
-    start = np.zeros(len(chain.index))
-    start[chain.opening] = 1.0
-    qt = chain.q.T.tocsr()
-    return fixed_point(lambda x: start + qt @ x, len(chain.index))
+def visits(ruleset: Ruleset, players: int) -> tuple[FloatArray, ...]:
+    """The expected number of turns begun in each state from the opening, per chain:
+    `[m - 1]` the chain of m living pawns, by state index (`Length.visits`)."""
+    return eager_length(ruleset, players).visits

@@ -1,9 +1,10 @@
 """`robinson analyze [--edition E] [--players N] [--policy P] [--json]`: the exact figures.
 
-Win chances per seat from the joint chain of all pawns, a player alone (finish, death, length),
-and the value of every choice, for 1 to 4 players. For 5 to 8 players the joint chain is out of
-reach: the win chances are simulated (with 95% intervals, `"method": "simulation"`), the
-one-player figures stay exact.
+Win chances per seat from the joint chain of all pawns, the expected length of the game (every
+seat's turns, everybody eager), a player alone (finish, death, length), and the value of every
+choice (per placing, and weighted by how often it arises), for 1 to 4 players. For 5 to 8
+players the joint chain is out of reach: the win chances are simulated (with 95% intervals,
+`"method": "simulation"`), the one-player figures stay exact.
 """
 
 from __future__ import annotations
@@ -120,6 +121,9 @@ def as_text(f: dict[str, Any]) -> str:
         ),
         f"  no winner: {_pct(f['p_no_winner'])}",
         "",
+        f"Expected length (exact, everybody eager): {f['length']['turns']:.3f} turns of all"
+        " seats together, skipped turns included",
+        "",
         "One player alone:",
         f"  reaches 45: {_pct(s['p_finish'])}   dies on 42: {_pct(s['p_death'])}",
         f"  turns, given he finishes: mean {s['mean_turns']:.3f}, median {s['median_turns']},"
@@ -145,6 +149,17 @@ def as_text(f: dict[str, Any]) -> str:
             f"  {_where(row)}  {options}  {other} better in {count}/{row['placings']}"
             f" (gain up to {100 * gain:.2g} points)"
         )
+    if any("arises_per_game" in row for row in f["choices"]):
+        lines.append(
+            "Weighted by where the game goes (exact, everybody eager): times the decision arises"
+            " per game with an opponent alive, all seats, and the other option's gain:"
+        )
+        for row in f["choices"]:
+            ((other, weighted),) = row["weighted_gain"].items()
+            lines.append(
+                f"  {_where(row)}  arises {row['arises_per_game']:.4f} per game,"
+                f"  {other} {100 * weighted:+.3f} points"
+            )
     solve = f["solve"]
     lines += [
         "",

@@ -6,7 +6,11 @@ view, 20, 23):
 - `choices`: in the game of `players` players, the mover's P(win) after each option, for every
   placing of the other pawns (codes a pawn can hold): the mean over placings (each placing
   counted once, not weighted by how often it occurs), how many placings favour the non-eager
-  option, and its largest gain there.
+  option, and its largest gain there; and, from 2 players, how often the decision arises per
+  game and the other option's gain weighted by that (`robinson.analysis.arising`, everybody
+  eager);
+- `length`: every seat's turns of a whole game in expectation, everybody eager
+  (`robinson.analysis.length`).
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from robinson.analysis.arising import arising
 from robinson.analysis.decisions import DECISION_KINDS, DECISION_SQUARES, EAGER_OPTION, OTHER_OPTION
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import GameSolution, check_exact, solve_game
 from robinson.analysis.exact.kernel import DECISION_MARGIN
 from robinson.analysis.exact.levels import reachable_codes
 from robinson.analysis.exact.single import single_figures
+from robinson.analysis.length import expected_turns
 from robinson.engine import Ruleset
 
 
@@ -34,7 +40,8 @@ def _placings(game: GameSolution, m: int) -> np.ndarray[Any, np.dtype[np.bool_]]
 
 def choices(game: GameSolution, m: int) -> list[dict[str, Any]]:
     placings = _placings(game, m)
-    rows = []
+    weighted = {(a.square, a.roll): a for a in arising(game.ruleset, m)} if m > 1 else {}
+    rows: list[dict[str, Any]] = []
     for (kind, roll), values in sorted(game.options[m - 1].items()):
         phase = DECISION_KINDS[kind]
         eager, other = values[placings, 0, 0], values[placings, 1, 0]
@@ -52,6 +59,10 @@ def choices(game: GameSolution, m: int) -> list[dict[str, Any]]:
                 "largest_gain": {OTHER_OPTION[phase]: float(max(gain.max(), 0.0))},
             }
         )
+        found = weighted.get((DECISION_SQUARES[phase], roll or None))
+        if found is not None:
+            rows[-1]["arises_per_game"] = found.per_game
+            rows[-1]["weighted_gain"] = {found.option: found.gain}
     return rows
 
 
@@ -91,6 +102,7 @@ def analyze(ruleset: Ruleset, players: int, policy: str) -> dict[str, Any]:
         "single_landings": {str(s): float(single.landings[s]) for s in range(1, codes.HOME + 1)},
         "choices_alone": choices_alone(alone),
         "choices": choices(game, players),
+        "length": {"turns": expected_turns(ruleset, players), "policy": "eager"},
         "solve": {
             "seconds": game.seconds,
             "sweeps": [c.sweeps for c in game.chains],  # the most any group needed

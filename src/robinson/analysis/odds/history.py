@@ -27,6 +27,7 @@ class Point:
     square: int | None  # where he stands at its start
     roll: int | None  # his first roll in it (None: the record ends before it)
     p_win: list[float]
+    exact: bool = True  # from the exact chain (else simulated: more than EXACT_LIVING alive)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,13 +70,15 @@ def _point(
 ) -> Point:
     action = actions[version] if version < len(actions) else None
     seat = state.to_move
+    odds = position_odds(state, policy, games, seed)
     return Point(
         turn=turn,
         version=version,
         seat=seat,
         square=None if seat is None else state.players[seat].position,
         roll=action.face if isinstance(action, Roll) else None,
-        p_win=position_odds(state, policy, games, seed)["p_win"],
+        p_win=odds["p_win"],
+        exact=odds["method"] == "exact",
     )
 
 

@@ -117,7 +117,7 @@ def collect(games: int, seed: int, progress: Progress | None = None) -> ReportDa
     say("the value of each choice, exactly")
     data.exact = exact_choices()
     data.exact_two = exact_p_win("standard")
-    data.arising = {n: arising(Ruleset("standard"), n) for n in (2, EXACT_LENGTH_PLAYERS)}
+    data.arising = {n: arising(Ruleset("standard"), n) for n in range(2, EXACT_LENGTH_PLAYERS + 1)}
     say("the value of each choice over whole games")
     data.choice_games = games
     data.choices = choice_values(Setup(Ruleset("standard"), 2, seed=seed), games)

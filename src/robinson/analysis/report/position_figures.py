@@ -1,6 +1,7 @@
 """The plots of the report of one position (`robinson report --record FILE`), each returned as PNG
 bytes, every label in the report's language; the same style, palette and resolution as the
-opening report's (`style.py`)."""
+opening report's (`style.py`). Every title says how its figures were found (`how`: exact, or
+simulated with the number of games, `figures.method`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from robinson.analysis.odds.history import Point
+from robinson.analysis.report.figures import titled
 from robinson.analysis.report.style import localise, seat_colour, to_png, whole_ticks
 from robinson.analysis.report.words import ReportWords
 
+TITLE_WIDTH = 80  # characters that fit one line of a title at the figures' width
 
-def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes:
+
+def _title(w: ReportWords, key: str, how: str) -> str:
+    """The title and its method on one line (`figures.titled`), or on two when that is too
+    long for the figure's width."""
+    line = titled(w, key, how)
+    return line if len(line) <= TITLE_WIDTH else f"{w.text(key)}\n{how}"
+
+
+def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any], how: str) -> bytes:
     """Every seat's chance of winning from the position, as bars (with the 95% interval when
     the chances are simulated)."""
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(names) + 1.4))
@@ -34,12 +45,12 @@ def chances(w: ReportWords, names: Sequence[str], odds: dict[str, Any]) -> bytes
     ax.set_axisbelow(True)  # the grid behind the bars
     localise(w, ax, y=False)
     ax.set_xlabel(w.text("report.fig.chances.x"))
-    ax.set_title(w.text("report.fig.chances.title"))
+    ax.set_title(_title(w, "report.fig.chances.title", how))
     ax.grid(axis="x", alpha=0.3)
     return to_png(fig)
 
 
-def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> bytes:
+def history(w: ReportWords, names: Sequence[str], points: Sequence[Point], how: str) -> bytes:
     """Every seat's chance at the start of every turn so far: one line per seat."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     turns = [pt.turn for pt in points]
@@ -56,13 +67,13 @@ def history(w: ReportWords, names: Sequence[str], points: Sequence[Point]) -> by
     localise(w, ax)
     ax.set_xlabel(w.text("report.fig.history.x"))
     ax.set_ylabel(w.text("report.fig.chances.x"))
-    ax.set_title(w.text("report.fig.history.title"))
+    ax.set_title(_title(w, "report.fig.history.title", how))
     ax.legend(ncol=4, fontsize=8)
     ax.grid(alpha=0.3)
     return to_png(fig)
 
 
-def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
+def rest(w: ReportWords, summary: dict[str, Any], how: str) -> bytes:
     """How many more turns the winner needs from the position (simulated, eager play)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     counts = np.array(summary["winner_turns"]["histogram"], dtype=float)
@@ -73,6 +84,6 @@ def rest(w: ReportWords, summary: dict[str, Any]) -> bytes:
     localise(w, ax)
     ax.set_xlabel(w.text("report.fig.rest.x"))
     ax.set_ylabel(w.text("report.fig.lengths.y"))
-    ax.set_title(w.text("report.fig.rest.title"))
+    ax.set_title(_title(w, "report.fig.rest.title", how))
     ax.grid(axis="y", alpha=0.3)
     return to_png(fig)

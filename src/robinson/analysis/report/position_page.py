@@ -13,6 +13,7 @@ from typing import Any
 
 from robinson.analysis.odds import EXACT_LIVING
 from robinson.analysis.report import position_figures as figures
+from robinson.analysis.report.figures import method
 from robinson.analysis.report.page import document, img, num_ci, pct_ci, section, table
 from robinson.analysis.report.position import PositionData
 from robinson.analysis.report.words import ReportWords
@@ -106,9 +107,24 @@ def _decision(w: ReportWords, data: PositionData) -> str:
     return section(w, "decision", table(head, rows, marks), note)
 
 
+def _odds_method(w: ReportWords, odds: dict[str, Any]) -> str:
+    return method(w, None if odds["method"] == "exact" else int(odds["games"]))
+
+
+def _history_method(w: ReportWords, data: PositionData) -> str:
+    """Exact, simulated, or simulated until few enough live for the exact chain."""
+    exact = [pt.exact for pt in data.points]
+    if all(exact):
+        return method(w)
+    if not any(exact):
+        return method(w, data.chart_games)
+    return w.text("report.fig.mixed_method", games=w.count(data.chart_games), living=EXACT_LIVING)
+
+
 def _history(w: ReportWords, data: PositionData) -> str:
     names = data.record.players
-    chart = img(figures.history(w, names, data.points), w.text("report.history.title"))
+    chart = img(figures.history(w, names, data.points, _history_method(w, data)),
+                w.text("report.history.title"))  # fmt: skip
     note = w.html("report.history.note")
     if len(names) > EXACT_LIVING:  # everybody lives at the start: those points are simulated
         note += " " + w.html("report.history.simulated", games=w.count(data.chart_games))
@@ -146,7 +162,8 @@ def _rest(w: ReportWords, data: PositionData, rest: dict[str, Any]) -> str:
             "report.rest.length", mean=num_ci(w, length["mean"]),
             median=w.count(int(length["median"]["value"])), p90=w.count(length["p90"]),
         )  # fmt: skip
-        content = img(figures.rest(w, rest), w.text("report.rest.title")) + content
+        chart = figures.rest(w, rest, method(w, data.games))  # the fast simulator's games
+        content = img(chart, w.text("report.rest.title")) + content
     return section(w, "rest", content, note)
 
 
@@ -180,7 +197,8 @@ def render_position(data: PositionData, lang: str = "en", source: str = "record.
     body = section(w, "position", _position_table(w, data))
     body += section(
         w, "chances",
-        img(figures.chances(w, names, data.odds), w.text("report.chances.title"))
+        img(figures.chances(w, names, data.odds, _odds_method(w, data.odds)),
+            w.text("report.chances.title"))
         + _chances_table(w, data),
         _chances_note(w, data),
     )  # fmt: skip

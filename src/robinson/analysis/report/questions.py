@@ -1,7 +1,7 @@
 """The questions a reader asks, answered with their method (all eager play):
 
 - how long a game of 2 to 8 lasts, in rounds (the winner's turns, games somebody won;
-  simulated) and in every seat's turns and minutes at a table (exact for 2 and 3 players,
+  simulated) and in every seat's turns and minutes at a table (exact for 2 to 4 players,
   `analysis/length.py`, simulated beyond; the minutes assume `SECONDS_PER_TURN`, a pace no rule
   or source gives);
 - the chance that somebody dies (simulated) and, for one pawn, of being dead by each turn
