@@ -213,6 +213,6 @@ async function start() {
     else if (path[0] === "replay" && path[1]) await openReplay(path[1], lang);
     else if (path[0] === "rules") await openRules();
     else await home();
-  } catch (e) { showError(e.message); }
+  } catch (e) { showError(e.message, true); }
 }
 start();

@@ -19,7 +19,16 @@ export function make(tag, text, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
-export function showError(message) { $("error").textContent = message || ""; }
+// A refused move or request, in a toast in the viewport (an alert: read out at once); it goes
+// by itself after a while, or when the next move is accepted.
+let errorTimer = null;
+export function showError(message, stay = false) {
+  $("error").textContent = message || "";
+  clearTimeout(errorTimer);
+  if (message && !stay) errorTimer = setTimeout(() => { $("error").textContent = ""; }, 8000);
+}
+// The connection's state ("Connection lost; reconnecting…"), in view until it is back.
+export function showConnection(message) { $("connection").textContent = message || ""; }
 
 const state = { table: null, tokens: [], seatTokens: {}, you: [], game: null, ws: null, busy: false,
   retry: 500, payoutShown: null, log: null, wasMine: false };
@@ -108,11 +117,11 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${state.table}`);
   state.ws = ws;
-  ws.onopen = () => { state.retry = 500; showError(""); hello(); };
+  ws.onopen = () => { state.retry = 500; showConnection(""); hello(); };
   ws.onmessage = (m) => receive(JSON.parse(m.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) return;
-    showError(t("web.connection_lost"));
+    showConnection(t("web.connection_lost"));
     // lost connection (its server process may have gone): come back through the load balancer
     // and resync with hello; jittered so the viewers of a dead process do not return at once
     setTimeout(connect, state.retry * (0.5 + Math.random()));

@@ -1,0 +1,121 @@
+"""The table as players see it (issue 18), in a real Chromium against a real server: messages
+in sight, decisions on the board, and the bugs the review found, each with its test."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.web.conftest import WAIT_MS, watch
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from playwright.sync_api import Browser, Locator, Page
+
+    from tests.web.conftest import Server
+
+pytestmark = pytest.mark.browser
+SIZES = {"phone": {"width": 390, "height": 844}, "desk": {"width": 1440, "height": 900}}
+
+
+def _in_viewport(page: Page, locator: Locator) -> bool:
+    """`locator` is visible and its whole box lies inside the viewport."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert size is not None
+    return bool(
+        box
+        and locator.is_visible()
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def _wait_until(check: Callable[[], bool], seconds: float) -> float:
+    """Seconds until `check()` held (polled), or fail after `seconds`."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if check():
+            return time.monotonic() - start
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s")
+
+
+# -- 1. messages in sight ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_reconnecting_notice_is_in_the_viewport_within_2_s_of_the_servers_death(
+    fresh_server: Any, browser: Browser, size: str
+) -> None:
+    srv = fresh_server()
+    srv.start()
+    t = srv.create([{"name": "Anna"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}])
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(srv.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        notice = page.locator("#connection")
+        assert notice.get_attribute("role") == "status"
+        srv.kill()
+        took = _wait_until(lambda: _in_viewport(page, notice), 2.0)
+        assert "reconnecting" in notice.inner_text(), took
+        page.screenshot(path=f"/tmp/shots/reconnecting_{size}.png")
+        srv.start()  # back on the same port: the notice goes once the page is connected again
+        page.locator("#connection").wait_for(state="hidden", timeout=WAIT_MS)
+        page.wait_for_selector("[data-move='roll']")
+        assert problems == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refused_move_is_said_in_the_viewport_and_announced(
+    server: Server, browser: Browser, size: str
+) -> None:
+    """Two pages hold Anna's seat; the second is kept from hearing of her roll, so its Roll is
+    stale when pressed: the server refuses it and the page says so where the player looks."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    link = t["seats"][0]["link"] + "," + t["seats"][1]["token"]
+    first, second = (
+        browser.new_context(viewport=SIZES[size]),
+        browser.new_context(viewport=SIZES[size]),
+    )
+    deaf = {"on": False}
+
+    def relay(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        server_side.on_message(
+            lambda m: None if deaf["on"] and '"update"' in str(m) else ws.send(m)
+        )
+
+    try:
+        a, b = first.new_page(), second.new_page()
+        b.route_web_socket("**/ws/tables/**", relay)
+        problems = watch(b)
+        for page in (a, b):
+            page.goto(server.base + link)
+            page.wait_for_selector("#actions[data-version='0'] [data-move='roll']")
+        deaf["on"] = True
+        a.click("[data-move='roll']")
+        a.wait_for_selector("#actions:not([data-version='0'])")
+        deaf["on"] = False
+        b.click("[data-move='roll']")
+        error = b.locator("#error")
+        error.wait_for(state="visible", timeout=WAIT_MS)
+        assert error.get_attribute("role") == "alert"
+        assert _in_viewport(b, error), error.bounding_box()
+        english = b.evaluate("fetch('/api/i18n/en').then(r => r.json())")["ui"]
+        assert error.inner_text() == english["web.error.stale_version"]
+        b.screenshot(path=f"/tmp/shots/refused_{size}.png")
+        assert problems == []
+    finally:
+        first.close()
+        second.close()
