@@ -119,3 +119,71 @@ def test_a_refused_move_is_said_in_the_viewport_and_announced(
     finally:
         first.close()
         second.close()
+
+
+# -- 2. decisions on the board -------------------------------------------------------------------
+
+DECIDING = ("move", "again", "jump")
+
+
+def _to_a_decision(server: Server, names: tuple[str, ...] = ("Anna", "Bruno")) -> dict[str, Any]:
+    """A new table of humans played through the API (rolls and the eager option) until a
+    decision with a move is pending; the table, with its game view as `view`."""
+    from tests.web.test_api import _act
+
+    for _ in range(20):  # a game that ends with no decision is rare: start another
+        t = server.create([{"name": n} for n in names], edition="standard")
+        for _ in range(400):
+            game = server.get(f"/api/tables/{t['table']}").json()["game"]
+            if game["over"]:
+                break
+            if any(m in game["legal"] for m in DECIDING):
+                return {**t, "view": game}
+            r = _act(server, t, game["to_move"], game["version"], "roll")
+            assert r.status_code == 200, r.text
+    raise AssertionError("no decision in 20 games")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_options_button_names_its_square_and_chance_and_lights_it_on_focus(
+    server: Server, browser: Browser, size: str
+) -> None:
+    t = _to_a_decision(server)
+    view = t["view"]
+    leads = {lead["option"]: lead["square"] for lead in view["leads"]}
+    assert set(leads) == set(view["legal"]), view
+    option = next(m for m in DECIDING if m in leads)
+    link = t["seats"][0]["link"] + "," + t["seats"][1]["token"]
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + link)
+        button = page.locator(f"#actions [data-move='{option}']")
+        button.wait_for()
+        square = leads[option]
+        mover = view["players"][view["to_move"]]
+        target = square if square is not None else mover["position"]
+        ui = server.get(f"/api/i18n/en?game={view['id']}").json()
+        if square is not None:
+            title = ui["squares"][square - 1]["title"]
+            assert f"→ {square} {title}" in button.inner_text()
+        # the chance comes on the button, in the language's percent format
+        page.wait_for_function(
+            f"document.querySelector(\"#actions [data-move='{option}'] .chance\").textContent"
+            ".includes('%')",
+            timeout=120_000,
+        )
+        assert button.locator(".chance").inner_text().strip().startswith("· ")
+        page.locator("#actions button").last.focus()
+        button.focus()
+        lit = page.locator(".sq.target")
+        assert lit.count() == 1 and lit.get_attribute("data-square") == str(target)
+        if square is not None:
+            assert page.locator("#ghost").count() == 1
+        page.screenshot(path=f"/tmp/shots/decision_{size}.png")
+        button.blur()
+        assert page.locator(".sq.target").count() == 0 and page.locator("#ghost").count() == 0
+        assert problems == []
+    finally:
+        context.close()

@@ -254,6 +254,22 @@ export function drawPawns(svg, players, toMove = null) {
   }
 }
 
+// The square an option leads to, lit (`square` null: none), with a ghost of `seat`'s pawn
+// there when the option moves it.
+export function markTarget(svg, square, seat = null) {
+  for (const node of svg.querySelectorAll(".sq.target")) node.classList.remove("target");
+  svg.querySelector("#ghost")?.remove();
+  if (square === null || square === undefined) return;
+  svg.querySelector(`[data-square="${square}"]`)?.classList.add("target");
+  const layer = svg.querySelector("#pawns");
+  if (seat === null || !layer) return;
+  const at = spot(square, 0, 1);
+  const ghost = el("g", { id: "ghost", class: "pawn ghost", "aria-hidden": "true",
+    transform: `translate(${at.x} ${at.y})` }, layer);
+  el("path", { class: "body", d: shapePath(seat, 12), fill: COLOURS[seat % 8] }, ghost);
+  el("text", { class: "label", y: seat % 8 === 2 ? 6 : 4.5, "text-anchor": "middle", fill: INKS[seat % 8] }, ghost).textContent = seat + 1;
+}
+
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
   5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
 

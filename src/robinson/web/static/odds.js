@@ -94,8 +94,6 @@ export async function showOdds(gameId, version, toMove = null) {
   toggle(list, refresh);
   let note = document.getElementById("odds-note");
   if (!note) { note = node("p", null, { id: "odds-note", "aria-live": "polite" }); list.after(note); }
-  let options = document.getElementById("odds-options");
-  if (!options) { options = node("p", null, { id: "odds-options" }); document.getElementById("prompt")?.after(options); }
   const rows = [...list.querySelectorAll("[data-player]")];
   for (const row of rows) {
     let bar = row.querySelector("[data-odds-seat]");
@@ -106,7 +104,9 @@ export async function showOdds(gameId, version, toMove = null) {
     }
     bar.hidden = hidden();
   }
-  note.hidden = hidden(); options.hidden = hidden();
+  note.hidden = hidden();
+  const chances = () => document.querySelectorAll("#actions [data-move] .chance");
+  for (const span of chances()) span.hidden = hidden();
   if (hidden()) return;
   const key = `${gameId}/${version}`;
   wanted.key = key;
@@ -130,9 +130,11 @@ export async function showOdds(gameId, version, toMove = null) {
     bar.title = percent(p);
     bar.dataset.percent = (100 * p).toFixed(1);
   }
-  options.textContent = data.options && toMove !== null
-    ? Object.entries(data.options).map(([o, p]) => t("web.odds.option", { option: texts.options[o] || o, chance: percent(p) })).join(" · ")
-    : "";
+  // at a decision, each option's chance on its button: "Move on → 9 The cave · 35.2%"
+  for (const span of chances()) {
+    const p = data.options && toMove !== null ? data.options[span.parentNode.dataset.move] : undefined;
+    span.textContent = p === undefined ? "" : ` · ${percent(p)}`;
+  }
 }
 
 // The chart of every seat's chances over the game, one line per seat (x = turn), in `where`;

@@ -4,7 +4,7 @@
 // Other modules add their own panels without editing this file much: `addPanel(fn)` calls
 // fn(game, view) after every render, with view = { you, seatTokens, table, send, box } where
 // box is the #side-panels element (each panel keeps its own child there).
-import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, robotIcon, seatIcon, spots } from "./board.js";
+import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
@@ -214,8 +214,28 @@ function beep() {
   } catch { /* no audio here: the banner says it */ }
 }
 
+// A decision's option with where it leads: "Move on → 9 The cave" (its chance is added by
+// odds.js when it comes); "Stay" where the pawn does not move.
+function optionLabel(move, square) {
+  if (move === "roll") return t("ui.roll");
+  const option = texts.options[move] || move;
+  if (square === null || square === undefined) return option;
+  return t("web.option_to", { option, square, title: texts.squares[square - 1]?.title ?? "" });
+}
+
+// Hovering or focusing an option lights the square it leads to on the board, with a ghost of
+// the mover's pawn there when it would move.
+function showLeadOn(button, square, seat, moves) {
+  button.dataset.target = square;
+  const on = () => markTarget($("board"), square, moves ? seat : null);
+  const off = () => markTarget($("board"), null);
+  button.addEventListener("focus", on); button.addEventListener("mouseenter", on);
+  button.addEventListener("blur", off); button.addEventListener("mouseleave", off);
+}
+
 function render(game) {
   state.busy = false;
+  markTarget($("board"), null);
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
@@ -231,9 +251,11 @@ function render(game) {
   actions.dataset.version = game.version;
   const mover = game.players[game.to_move];
   if (!game.over && state.you.includes(game.to_move) && mover.kind === "human") {
+    const leads = Object.fromEntries((game.leads || []).map((l) => [l.option, l.square]));
     for (const move of game.legal) {
-      const label = move === "roll" ? t("ui.roll") : texts.options[move] || move;
-      const b = make("button", label, { type: "button", "data-move": move });
+      const b = make("button", null, { type: "button", "data-move": move });
+      b.append(make("span", optionLabel(move, leads[move]), { class: "option" }), make("span", null, { class: "chance" }));
+      if (move in leads) showLeadOn(b, leads[move] ?? mover.position, game.to_move, leads[move] !== null);
       b.onclick = () => {
         if (state.busy) return;
         state.busy = true;
