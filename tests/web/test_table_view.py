@@ -3,6 +3,7 @@ in sight, decisions on the board, and the bugs the review found, each with its t
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -187,3 +188,60 @@ def test_an_options_button_names_its_square_and_chance_and_lights_it_on_focus(
         assert problems == []
     finally:
         context.close()
+
+
+# -- 3. the bugs of the review -------------------------------------------------------------------
+
+
+def test_turn_1_is_headed_by_the_player_who_moves_even_when_a_guest_claims_a_seat_first(
+    server: Server, browser: Browser
+) -> None:
+    t = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila", "kind": "bot", "bot": "heuristic"}]
+    )
+    host, guest = browser.new_context(), browser.new_context()
+    first_head = "#log > li[data-turn='1'] .turn-head"
+    try:
+        anna, bruno = host.new_page(), guest.new_page()
+        problems = [watch(anna), watch(bruno)]
+        anna.goto(server.base + t["seats"][0]["link"])
+        anna.wait_for_selector("[data-move='roll']")
+        bruno.goto(server.base + t["seats"][1]["invite"])
+        bruno.wait_for_selector("[data-player='1'] .you")
+        anna.wait_for_selector("#log li[data-kind='note']")  # "Bruno took their seat…"
+        assert anna.locator(first_head).inner_text() == "Turn 1 · Anna"
+        assert bruno.locator(first_head).inner_text() == "Turn 1 · Anna"
+        anna.click("[data-move='roll']")
+        for page in (anna, bruno):
+            page.wait_for_selector("#log > li[data-turn='2']")
+            assert page.locator(first_head).inner_text() == "Turn 1 · Anna"
+            assert page.locator("#log > li[data-turn='1']").get_attribute("data-seat") == "0"
+        bruno.reload()
+        bruno.wait_for_selector("#log > li[data-turn='2']")
+        assert bruno.locator(first_head).inner_text() == "Turn 1 · Anna"
+        assert problems == [[], []]
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_the_replays_last_step_names_the_last_turns_player(
+    server: Server, browser: Browser
+) -> None:
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+    _play_to_the_end(server, t)
+    replay = server.get(f"/api/games/{t['game']}/replay?lang=en").json()
+    began = [e["seat"] for st in replay["steps"] for e in st["events"] if e["kind"] == "turn_began"]
+    last = ["Anna", "Bruno"][began[-1]]
+    page = browser.new_page()
+    try:
+        total = len(replay["steps"])
+        page.goto(f"{server.base}/replay/{t['game']}?step={total}")
+        page.wait_for_selector(f"#step[data-step='{total}']")
+        assert page.locator("#step").inner_text().endswith(f"· {last}")
+        heads = page.locator("#log .turn-head").all_inner_texts()
+        assert heads and all(re.search(r"· (Anna|Bruno)$", h) for h in heads), heads
+    finally:
+        page.close()

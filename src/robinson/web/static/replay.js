@@ -10,7 +10,6 @@ import { showChart, showOdds } from "./odds.js";
 import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
 import { t } from "./texts.js";
 
-const hasTurn = (step) => step.events.some((e) => e.kind === "turn_began");
 
 export async function openReplay(gameId, lang) {
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
@@ -24,8 +23,14 @@ export async function openReplay(gameId, lang) {
   const names = data.record.players, total = data.steps.length;
   const seats = data.seats || names.map(() => ({ kind: "human", bot: null }));
   // turnAt[i]: the turn the position after i steps is in; starts: the positions where turns begin
-  const turnAt = [1], starts = [0];
-  data.steps.forEach((st, k) => { turnAt.push(turnAt[k] + (hasTurn(st) ? 1 : 0)); if (hasTurn(st)) starts.push(k + 1); });
+  // moverAt[i]: whose that turn is (after the last move too, when no one is to move)
+  const turnAt = [1], starts = [0], moverAt = [data.initial.to_move ?? null];
+  data.steps.forEach((st, k) => {
+    const began = st.events.find((e) => e.kind === "turn_began");
+    turnAt.push(turnAt[k] + (began ? 1 : 0));
+    moverAt.push(began ? began.seat : moverAt[k]);
+    if (began) starts.push(k + 1);
+  });
   const log = new TurnLog($("log"), names);
   const scrub = $("scrub");
   scrub.max = total;
@@ -47,14 +52,14 @@ export async function openReplay(gameId, lang) {
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
     showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);
     if (animate && !still()) { walkPawns($("board"), data.steps[i - 1].events, before); flyTokens(data.steps[i - 1].events); }
-    $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[s.to_move] ?? "" })}`;
+    $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[moverAt[i]] ?? "" })}`;
     $("step").dataset.step = i;
     $("step").dataset.turn = turnAt[i];
     scrub.value = i;
     scrub.setAttribute("aria-valuetext", $("step").textContent);
     // the log of the last 30 turns, numbered as at the live table
     const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
-    log.reset(turnAt[from], names);
+    log.reset(turnAt[from], names, moverAt[from]);
     for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration, data.steps[k].told));
     const last = data.steps[total - 1];
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,

@@ -141,7 +141,8 @@ async function receive(msg) {
       if (texts.game !== msg.game.id) { await ensureTexts(texts.lang, msg.game.id); redrawBoard(); }
       showDie(msg.game.last_roll, false);
     }
-    state.log.reset(msg.log_turn || 1, names(state.game));
+    const turn = msg.log_turn || 1;  // the first turn shown is the game's first: its mover is known
+    state.log.reset(turn, names(state.game), turn === 1 ? msg.game.first ?? null : null);
     const kinds = msg.log_kinds || msg.log.map(() => ["", null]);
     state.log.add(msg.log.map((line, i) => ({ kind: kinds[i][0], seat: kinds[i][1], line })));
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
