@@ -245,3 +245,36 @@ def test_the_replays_last_step_names_the_last_turns_player(
         assert heads and all(re.search(r"· (Anna|Bruno)$", h) for h in heads), heads
     finally:
         page.close()
+
+
+@pytest.mark.parametrize(
+    ("own", "table", "shown"), [("cs-CZ", "en", "cs"), ("en-US", "lv", "en"), ("de-DE", "lv", "lv")]
+)
+def test_the_viewers_own_language_wins_over_the_tables_when_it_is_one_of_the_four(
+    server: Server, browser: Browser, own: str, table: str, shown: str
+) -> None:
+    from tests.web.test_api import _play_to_the_end
+
+    playing = server.create([{"name": "Anna"}, {"name": "Bruno"}], language=table)
+    finished = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}], language=table, edition="classic"
+    )
+    _play_to_the_end(server, finished)
+    ui = server.get(f"/api/i18n/{shown}").json()["ui"]
+    context = browser.new_context(locale=own)
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + playing["spectator"])
+        page.wait_for_selector("#turn[data-state]")
+        assert page.evaluate("document.documentElement.lang") == shown
+        assert page.locator("#lang").input_value() == shown
+        assert ui["web.watching"] in page.locator("#turn").inner_text()
+        page.goto(f"{server.base}/replay/{finished['game']}?step=3")
+        page.wait_for_selector("#step[data-step='3']")
+        assert page.evaluate("document.documentElement.lang") == shown
+        assert page.locator("#log li[data-kind='rolled']").count() > 0
+        assert page.locator("#first").inner_text() == ui["web.first"]
+        assert problems == []
+    finally:
+        context.close()

@@ -5,7 +5,7 @@ import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
 import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
-import { browserLanguage, errorText, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { browserLanguage, errorText, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
@@ -166,8 +166,9 @@ async function showLinks(created) {
 }
 
 // ---------------------------------------------------------------------------------- start
-// The language: the browser's remembered pick, else the table's language (chosen when it was
-// created), else the browser's own language. The table is asked once; its game id lets the
+// The language: the browser's remembered pick, else the browser's own language when it is one
+// of the four (a Czech visitor of an English table reads Czech), else the table's language
+// (chosen when it was created), else English. The table is asked once; its game id lets the
 // texts be fetched once, with the effect lines of that game's ruleset.
 async function where(path) {
   try {
@@ -198,7 +199,7 @@ async function openTableOrSayMissing(tableId) {
 async function start() {
   const path = location.pathname.split("/").filter(Boolean);
   const found = await where(path);
-  const lang = pickedLanguage() || found.language || browserLanguage();
+  const lang = pickedLanguage() || ownLanguage() || found.language || browserLanguage();
   $("lang").value = lang;
   $("lang").onchange = async () => {
     rememberLanguage($("lang").value);
