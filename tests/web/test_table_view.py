@@ -278,3 +278,29 @@ def test_the_viewers_own_language_wins_over_the_tables_when_it_is_one_of_the_fou
         assert problems == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "key"), [("/replay/nope", "web.no_game"), ("/nothing/here", "web.no_page")]
+)
+def test_an_unknown_game_or_address_is_said_in_the_viewers_language(
+    server: Server, browser: Browser, path: str, key: str
+) -> None:
+    ui = server.get("/api/i18n/cs").json()["ui"]
+    context = browser.new_context(locale="cs-CZ")
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        answer = page.goto(server.base + path)
+        assert answer is not None
+        assert answer.status == (404 if key == "web.no_page" else 200)
+        assert answer.headers["content-type"].startswith("text/html")
+        page.wait_for_selector("#missing:not([hidden])")
+        assert page.locator("#missing h2").inner_text() == ui[key]
+        assert page.locator("#missing a").inner_text() == ui["web.go_home"]
+        for hidden in ("#replay", "#table", "#home"):
+            assert page.locator(hidden).is_hidden(), hidden
+        assert page.locator("#error").inner_text() == ""
+        assert problems == []
+    finally:
+        context.close()

@@ -184,16 +184,34 @@ async function where(path) {
   return { language: null, game: null };
 }
 
-// An unknown table gets a page that says so, with the way home, not an empty board.
+// An unknown table, game or address gets a page that says so in the viewer's language, with
+// the way home, not an empty board (the server answers such an address with status 404).
+function sayMissing(key) {
+  $("missing-what").dataset.ui = key;
+  $("missing-what").textContent = t(key);
+  $("missing").hidden = false;
+  document.title = `${t(key)} · ${t("ui.title")}`;
+}
+
 async function openTableOrSayMissing(tableId) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (e) {
     if (e.code !== "unknown_game") throw e;
-    $("missing").hidden = false;
+    sayMissing("web.no_table");
     return;
   }
   await openTable(tableId);
+}
+
+async function openReplayOrSayMissing(gameId, lang) {
+  if (await openReplay(gameId, lang) === "missing") sayMissing("web.no_game");
+}
+
+// The addresses the page knows: "/", "/rules", "/t/{table}", "/replay/{game}".
+function known(path) {
+  return path.length === 0 || (path.length === 1 && path[0] === "rules")
+    || (path.length === 2 && (path[0] === "t" || path[0] === "replay"));
 }
 
 async function start() {
@@ -210,8 +228,9 @@ async function start() {
   };
   try {
     await loadTexts(lang, found.game);
-    if (path[0] === "t" && path[1]) await openTableOrSayMissing(path[1]);
-    else if (path[0] === "replay" && path[1]) await openReplay(path[1], lang);
+    if (!known(path)) sayMissing("web.no_page");
+    else if (path[0] === "t") await openTableOrSayMissing(path[1]);
+    else if (path[0] === "replay") await openReplayOrSayMissing(path[1], lang);
     else if (path[0] === "rules") await openRules();
     else await home();
   } catch (e) { showError(e.message, true); }

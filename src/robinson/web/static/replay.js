@@ -8,17 +8,19 @@ import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
-import { t } from "./texts.js";
+import { errorText, t } from "./texts.js";
 
 
+// Returns "missing" for a game the server does not know (the caller says so), else shows it.
 export async function openReplay(gameId, lang) {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
+  const data = await r.json();
+  if (!r.ok && data.error?.code === "unknown_game") return "missing";
+  if (!r.ok) throw new Error(data.error ? errorText(data.error) : r.statusText);
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
   $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   drawParrot($("parrot-bird"));
   foldLog();
-  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
   redrawBoard();
   const names = data.record.players, total = data.steps.length;
   const seats = data.seats || names.map(() => ({ kind: "human", bot: null }));
