@@ -304,3 +304,93 @@ def test_an_unknown_game_or_address_is_said_in_the_viewers_language(
         assert problems == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_with_eight_seats_every_pawn_waits_on_the_quay_before_the_first_roll(
+    server: Server, browser: Browser, size: str
+) -> None:
+    t = server.create([{"name": n} for n in "ABCDEFGH"])
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    try:
+        page.goto(server.base + t["spectator"])
+        page.wait_for_selector("[data-pawn='7']")
+        quay = page.locator("#board .quay").bounding_box()
+        assert quay is not None
+        for seat in range(8):
+            pawn = page.locator(f"[data-pawn='{seat}'] .body").bounding_box()
+            assert pawn is not None
+            assert quay["x"] <= pawn["x"] and pawn["x"] + pawn["width"] <= quay["x"] + quay["width"]
+            middle = pawn["y"] + pawn["height"] / 2
+            assert quay["y"] <= middle <= quay["y"] + quay["height"], seat
+        page.screenshot(path=f"/tmp/shots/eight_{size}.png")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_estandard_does_not_break_mid_word_on_the_catalan_rules_page(
+    server: Server, browser: Browser, size: str
+) -> None:
+    context = browser.new_context(viewport=SIZES[size], locale="ca-ES")
+    page = context.new_page()
+    try:
+        page.goto(server.base + "/rules")
+        page.wait_for_selector("#editions [data-edition='standard'] th")
+        lines = page.evaluate(
+            """[...document.querySelectorAll('#editions tbody th')].map((th) => {
+                 const range = document.createRange(); range.selectNodeContents(th);
+                 const tops = [...range.getClientRects()].map((r) => r.top);
+                 return [th.textContent, new Set(tops).size];
+               })"""
+        )
+        assert ["Estàndard", 1] in lines, lines
+        for text, count in lines:  # no edition's name of one word is broken
+            assert " " in text or count == 1, (text, count)
+    finally:
+        context.close()
+
+
+def test_spectators_get_no_sound_switch_and_bots_no_presence_dot(
+    server: Server, browser: Browser
+) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno", "kind": "bot", "bot": "heuristic"}])
+    context = browser.new_context(viewport=SIZES["desk"])
+    player, watcher = context.new_page(), browser.new_page(viewport=SIZES["desk"])
+    try:
+        player.goto(server.base + t["seats"][0]["link"])
+        player.wait_for_selector("[data-move='roll']")
+        watcher.goto(server.base + t["spectator"])
+        watcher.wait_for_selector("#turn[data-state]")
+        assert player.locator("#sound-box").is_visible()
+        assert watcher.locator("#sound-box").is_hidden()
+        for page in (player, watcher):
+            page.wait_for_selector("[data-player='0'] .presence")
+            assert page.locator("[data-player='1'] .presence").count() == 0
+            assert page.get_by_label("not connected").count() == 0
+    finally:
+        context.close()
+        watcher.close()
+
+
+def test_the_die_before_the_first_roll_is_a_die_not_an_empty_box(
+    server: Server, browser: Browser
+) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    page = browser.new_page()
+    try:
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        die = page.locator("#die")
+        assert die.get_attribute("data-face") == ""
+        assert "idle" in (die.get_attribute("class") or "")
+        assert die.locator(".pip").count() == 5  # faint pips on a tilted die
+        assert "rotate" in (die.locator("g").first.get_attribute("transform") or "")
+        page.click("[data-move='roll']")
+        page.wait_for_selector("#die[data-face]:not([data-face=''])")
+        face = int(die.get_attribute("data-face") or 0)
+        assert die.locator(".pip").count() == face
+        assert "idle" not in (die.get_attribute("class") or "")
+    finally:
+        page.close()

@@ -150,10 +150,13 @@ export function decorateSeats(game, ctx) {
   for (const p of game.players) {
     const li = document.querySelector(`#players [data-player="${p.seat}"]`);
     if (!li) continue;
-    const dot = make("span", null, { class: "presence", role: "img", "data-present": p.present,
-      title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
-    const name = li.querySelector(".name");  // the dot goes right before the name
-    if (name) name.before(dot, " "); else li.prepend(dot);
+    // Presence is a person's: a bot has no dot (unless the seat's owner is here to take it back).
+    if (p.kind !== "bot" || p.present) {
+      const dot = make("span", null, { class: "presence", role: "img", "data-present": p.present,
+        title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
+      const name = li.querySelector(".name");  // the dot goes right before the name
+      if (name) name.before(dot, " "); else li.prepend(dot);
+    }
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);

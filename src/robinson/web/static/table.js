@@ -195,6 +195,7 @@ function renderTurn(game) {
     text = mover.kind === "bot" ? t("web.bot_thinking", { name: mover.name }) : t("ui.waiting", { name: mover.name });
   }
   if (!state.you.length) text = `${t("web.watching")} ${text}`;
+  $("sound-box").hidden = !state.you.length;  // "when it is my turn": never, for a spectator
   banner.dataset.state = kind;
   banner.textContent = text;
   document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
