@@ -394,3 +394,50 @@ def test_the_die_before_the_first_roll_is_a_die_not_an_empty_box(
         assert "idle" not in (die.get_attribute("class") or "")
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_create_forms_errors_name_and_mark_their_field(
+    server: Server, browser: Browser, size: str
+) -> None:
+    ui = server.get("/api/i18n/en").json()["ui"]
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector(".seat")
+        names = page.locator(".seat [name=name]")
+        names.nth(1).fill("anna ")  # the same name as seat 1's "Anna", as the server compares
+        page.fill("[name=stake]", "40")  # more than the 30 tokens at the start
+        page.click("#create-go")
+        taken = ui["web.form.name_taken"].format(n=2, other=1)
+        error = page.locator(".field-error", has_text=taken)
+        error.wait_for()
+        assert names.nth(1).get_attribute("aria-invalid") == "true"
+        assert names.nth(1).get_attribute("aria-describedby") == error.get_attribute("id")
+        assert names.nth(0).get_attribute("aria-invalid") is None
+        stake = page.locator("[name=stake]")
+        assert stake.get_attribute("aria-invalid") == "true"
+        described = page.locator(f"#{stake.get_attribute('aria-describedby')}")
+        assert described.inner_text() == ui["web.form.stake"].format(start=30)
+        assert page.evaluate("document.activeElement.getAttribute('aria-invalid')") == "true"
+        assert _in_viewport(page, error) or error.is_visible()
+        page.screenshot(path=f"/tmp/shots/form_errors_{size}.png", full_page=True)
+        assert page.locator("#links").is_hidden()  # nothing was made
+        # fixed, the marks go and the table is made; a refusal only the server knows (a
+        # text-direction control in a name) is marked on its seat too
+        names.nth(1).fill("Bruno\u202e")
+        page.fill("[name=stake]", "10")
+        page.click("#create-go")
+        refused = page.locator(".field-error", has_text=ui["web.form.name_refused"].format(n=2))
+        refused.wait_for()
+        assert names.nth(1).get_attribute("aria-invalid") == "true"
+        assert stake.get_attribute("aria-invalid") is None
+        names.nth(1).fill("Bruno")
+        page.click("#create-go")
+        page.wait_for_selector("#open-table")
+        assert page.locator(".field-error").count() == 0
+        assert problems == []
+    finally:
+        context.close()

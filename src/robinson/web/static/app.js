@@ -12,7 +12,7 @@ async function api(path, body) {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) throw Object.assign(new Error(data.error ? errorText(data.error) : r.statusText),
-    { code: data.error && data.error.code });
+    { code: data.error && data.error.code, serverMessage: data.error && data.error.message });
   return data;
 }
 
@@ -101,6 +101,7 @@ async function home() {
     ev.preventDefault();
     const f = new FormData($("create"));
     const rows = [...$("seats").querySelectorAll(".seat")];
+    if (!checkForm(rows)) return;
     const seats = rows.map((row) => {
       const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
       return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
@@ -116,9 +117,62 @@ async function home() {
       const created = { table: made.table, tokens: mine.map((s) => s.token), seats: mine.map((s) => s.seat) };
       history.replaceState({ created }, "");
       showLinks(created);
-    } catch (e) { showError(e.message); }
+    } catch (e) { markServerRefusal(e, rows); }
   };
   if (history.state && history.state.created) showLinks(history.state.created);
+}
+
+// ---------------------------------------------------------------------------------- form errors
+// A field the form refuses: marked (aria-invalid), its message right under it and tied to it
+// (aria-describedby), read out (an alert); the first such field takes the focus.
+function clearMarks() {
+  for (const node of $("create").querySelectorAll("[aria-invalid]")) {
+    node.removeAttribute("aria-invalid"); node.removeAttribute("aria-describedby");
+  }
+  for (const node of $("create").querySelectorAll(".field-error")) node.remove();
+}
+
+function mark(field, text, after = field) {
+  const id = `error-${field.name}-${$("create").querySelectorAll(".field-error").length}`;
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", id);
+  after.after(make("p", text, { class: "field-error", id, role: "alert" }));
+}
+
+// The names and the stake, checked as the server checks them (it still has the last word): the
+// first seat of two with one name is named in the message of the second.
+const same = (name) => name.normalize("NFKC").trim().replace(/\s+/g, " ").toLocaleLowerCase();
+function checkForm(rows) {
+  clearMarks();
+  const seen = new Map();
+  rows.forEach((row, i) => {
+    const input = row.querySelector("[name=name]");
+    const key = same(input.value);
+    if (!key) mark(input, t("web.form.name_missing", { n: i + 1 }), row);
+    else if (seen.has(key)) mark(input, t("web.form.name_taken", { n: i + 1, other: seen.get(key) + 1 }), row);
+    else seen.set(key, i);
+  });
+  const stake = document.querySelector("[name=stake]"), start = document.querySelector("[name=start_tokens]");
+  if (Number(stake.value) > Number(start.value)) {
+    mark(stake, t("web.form.stake", { start: start.value }), stake.closest("label"));
+  }
+  const first = $("create").querySelector("[aria-invalid]");
+  first?.focus();
+  return !first;
+}
+
+// The server's refusal: on the seat it names ("seat 2: …"), else beside the Create button.
+function markServerRefusal(e, rows) {
+  clearMarks();
+  const seat = /^seat (\d+):/.exec(e.serverMessage || "");
+  const row = seat && rows[Number(seat[1])];
+  if (row) {
+    const input = row.querySelector("[name=name]");
+    mark(input, t("web.form.name_refused", { n: Number(seat[1]) + 1 }), row);
+    input.focus();
+  } else {
+    mark($("create-go"), e.message);
+  }
 }
 
 // The seat that starts and keeps the bank: the youngest of those with an age, as the printed
