@@ -441,3 +441,55 @@ def test_the_create_forms_errors_name_and_mark_their_field(
         assert problems == []
     finally:
         context.close()
+
+
+def test_the_replay_keeps_the_hand_overs_and_take_backs(server: Server, browser: Browser) -> None:
+    from tests.web.test_api import _act, _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+    table, bruno = t["table"], t["seats"][1]["token"]
+
+    def game() -> dict[str, Any]:
+        view: dict[str, Any] = server.get(f"/api/tables/{table}").json()["game"]
+        return view
+
+    first = game()
+    r = _act(server, t, first["to_move"], 0, "roll")
+    assert r.status_code == 200, r.text
+    while game()["to_move"] != 0:  # Anna's turn: Bruno hands his seat to a bot
+        now = game()
+        assert _act(server, t, 1, now["version"], now["legal"][0]).status_code == 200
+    r = server.post(f"/api/tables/{table}/seats/1/bot", {"token": bruno, "bot": "heuristic"})
+    assert r.status_code == 200, r.text
+    handed = game()["version"]
+    mine = handed  # the version after Anna's last action
+    while game()["version"] == mine:  # Anna plays on until the bot has played for Bruno
+        now = game()
+        assert not now["over"] and now["to_move"] == 0, now
+        assert _act(server, t, 0, now["version"], now["legal"][0]).status_code == 200
+        mine = now["version"] + 1
+        _wait_until(lambda: game()["to_move"] == 0 or game()["over"], 30)
+    back = game()["version"]
+    assert server.post(f"/api/tables/{table}/seats/1/human", {"token": bruno}).status_code == 200
+    _play_to_the_end(server, t)
+    replay = server.get(f"/api/games/{t['game']}/replay?lang=en").json()
+    told = [line for st in replay["steps"] for line in st["notes"]]
+    assert told == ["Bruno let a bot play for them.", "Bruno took their seat back from the bot."]
+    assert [c["kind"] for c in replay["seat_changes"]] == ["bot", "human"]
+    assert [s["kind"] for s in replay["seats"]] == ["human", "human"]
+    page = browser.new_page()
+    problems = watch(page)
+    try:
+        page.goto(f"{server.base}/replay/{t['game']}?step={back + 1}")
+        page.wait_for_selector(f"#step[data-step='{back + 1}']")
+        notes = page.locator("#log li[data-kind='note']").all_inner_texts()
+        assert notes == told, notes
+        page.goto(f"{server.base}/replay/{t['game']}?step={handed + 1}")
+        page.wait_for_selector(f"#step[data-step='{handed + 1}']")
+        assert page.locator("[data-player='1'] .bot").count() == 1  # a bot plays Bruno here
+        page.goto(f"{server.base}/replay/{t['game']}?step={back + 1}")
+        page.wait_for_selector(f"#step[data-step='{back + 1}']")
+        assert page.locator("[data-player='1'] .bot").count() == 0  # and Bruno again
+        assert problems == []
+    finally:
+        page.close()

@@ -251,10 +251,17 @@ class ReplayStep(_Move):
     state: StateJson
 
 
+class ReplaySeatChange(Out):
+    version: int = Field(description="the actions played when it happened")
+    seat: int
+    kind: Kind = Field(description="who plays the seat from then on")
+
+
 class Replay(Out):
     game: str
     record: dict[str, Any] = Field(description="the engine's record JSON")
-    seats: list[ReplaySeat]
+    seats: list[ReplaySeat] = Field(description="who played each seat when the game began")
+    seat_changes: list[ReplaySeatChange] = Field(description="hand-overs to a bot and take-backs")
     initial: StateJson
     steps: list[ReplayStep]
 

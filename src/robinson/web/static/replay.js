@@ -41,10 +41,21 @@ export async function openReplay(gameId, lang) {
   let i = Math.max(0, Math.min(total, Number(asked) || 0));
   let timer = null;
 
-  const playersAt = (k) => {
-    const s = k === 0 ? data.initial : data.steps[k - 1].state;
-    return { s, players: names.map((name, seat) => ({ seat, name, ...seats[seat], ...s.players[seat] })) };
+  // who plays each seat after k steps: as at the start, then each hand-over or take-back (told
+  // with the move after it, so in force from the position after that move)
+  const seatsAt = (k) => {
+    const now = seats.map((x) => ({ ...x }));
+    for (const c of data.seat_changes || []) {
+      if (c.version < k) now[c.seat] = c.kind === "bot" ? { kind: "bot", bot: seats[c.seat].bot || "heuristic" } : { kind: "human", bot: null };
+    }
+    return now;
   };
+  const playersAt = (k) => {
+    const s = k === 0 ? data.initial : data.steps[k - 1].state, who = seatsAt(k);
+    return { s, players: names.map((name, seat) => ({ seat, name, ...who[seat], ...s.players[seat] })) };
+  };
+  const stepEntries = (st) => [...(st.notes || []).map((line) => ({ kind: "note", seat: null, line })),
+    ...entriesOf(st.events, st.narration, st.told)];
   const show = (animate = false) => {
     const { s, players } = playersAt(i);
     const before = { ...spots };
@@ -62,7 +73,7 @@ export async function openReplay(gameId, lang) {
     // the log of the last 30 turns, numbered as at the live table
     const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
     log.reset(turnAt[from], names, moverAt[from]);
-    for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration, data.steps[k].told));
+    for (let k = from; k < i; k++) log.add(stepEntries(data.steps[k]));
     const last = data.steps[total - 1];
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
       payout: last ? payoutOf(last.events, last.narration, last.told) : [] });
