@@ -493,3 +493,41 @@ def test_the_replay_keeps_the_hand_overs_and_take_backs(server: Server, browser:
         assert problems == []
     finally:
         page.close()
+
+
+# -- 4. the clock and presence in sight ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_movers_clock_is_large_in_view_and_an_absent_player_says_since_when(
+    server: Server, browser: Browser, size: str
+) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], move_seconds=30)
+    anna_context, bruno_context = browser.new_context(viewport=SIZES[size]), browser.new_context()
+    try:
+        anna, bruno = anna_context.new_page(), bruno_context.new_page()
+        problems = watch(anna)
+        bruno.goto(server.base + t["seats"][1]["link"])
+        bruno.wait_for_selector("[data-player='1'] .presence[data-present='true']")
+        bruno.close()  # Bruno came and went; Cila never came
+        anna.goto(server.base + t["seats"][0]["link"])
+        anna.wait_for_selector("[data-move='roll']")
+        clock = anna.locator("#turn-clock")
+        clock.wait_for()
+        assert re.fullmatch(r"0:[0-3]\d", clock.inner_text()), clock.inner_text()
+        assert _in_viewport(anna, clock)
+        size_px = anna.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('#turn-clock')).fontSize)"
+        )
+        assert size_px >= 20
+        assert clock.get_attribute("aria-label", timeout=WAIT_MS)
+        away = anna.locator("[data-player='1'] .away")
+        away.wait_for()
+        assert re.fullmatch(r"away \d:\d\d", away.inner_text()), away.inner_text()
+        assert re.fullmatch(r"away \d:\d\d", anna.locator("[data-player='2'] .away").inner_text())
+        assert anna.locator("[data-player='0'] .away").count() == 0
+        anna.screenshot(path=f"/tmp/shots/clock_{size}.png")
+        assert problems == []
+    finally:
+        anna_context.close()
+        bruno_context.close()

@@ -157,6 +157,9 @@ export function decorateSeats(game, ctx) {
       const name = li.querySelector(".name");  // the dot goes right before the name
       if (name) name.before(dot, " "); else li.prepend(dot);
     }
+    if (p.kind === "human" && !p.present && p.away_since && !game.over) {  // since when
+      (li.querySelector(".name") || li.firstChild).after(" ", make("span", "", { class: "away", "data-away-since": p.away_since }));
+    }
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
@@ -215,17 +218,33 @@ function ownButtons(li, p, ctx) {
   li.append(other);
 }
 
-// The countdown of the seat to move: the server's deadline, corrected by the server's clock.
-function tick() {
-  const node = document.querySelector("[data-clock]");
-  if (!node || !seats.clock) return;
-  const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - (Date.now() + seats.skew)) / 1000));
-  const d = Math.floor(left / 86400), h = Math.floor(left / 3600) % 24, m = Math.floor(left / 60) % 60, s = left % 60;
+// "0:14", "1:02:03", "2:03:04:05": seconds as the clocks show them.
+function clockText(seconds) {
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds / 3600) % 24, m = Math.floor(seconds / 60) % 60, s = seconds % 60;
   const two = (n) => String(n).padStart(2, "0");
-  const text = d ? `${d}:${two(h)}:${two(m)}:${two(s)}` : h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-  node.textContent = text;
-  node.dataset.left = left;
-  node.setAttribute("aria-label", t("web.time_left", { time: text }));
+  return d ? `${d}:${two(h)}:${two(m)}:${two(s)}` : h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+// The countdown of the seat to move (in its row, and large beside the turn banner, which is in
+// the phone's bar too): the server's deadline, corrected by the server's clock; red from 10 s.
+// And how long each absent player has been away ("away 0:14").
+function tick() {
+  const now = Date.now() + seats.skew;
+  for (const node of document.querySelectorAll("[data-away-since]")) {
+    node.textContent = t("web.away_for", { time: clockText(Math.max(0, Math.floor((now - Date.parse(node.dataset.awaySince)) / 1000))) });
+  }
+  const big = $("turn-clock");
+  if (big) big.hidden = !seats.clock;
+  if (!seats.clock) return;
+  const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - now) / 1000));
+  const text = clockText(left);
+  for (const node of [document.querySelector("[data-clock]"), big]) {
+    if (!node) continue;
+    node.textContent = text;
+    node.dataset.left = left;
+    node.dataset.low = left <= 10;
+    node.setAttribute("aria-label", t("web.time_left", { time: text }));
+  }
 }
 
 // ---------------------------------------------------------------------------- the home page
