@@ -168,7 +168,8 @@ def test_an_options_button_names_its_square_and_chance_and_lights_it_on_focus(
         ui = server.get(f"/api/i18n/en?game={view['id']}").json()
         if square is not None:
             title = ui["squares"][square - 1]["title"]
-            assert f"→ {square} {title}" in button.inner_text()
+            text = button.inner_text()  # "Move on → 9 The cave", "Paddle to 27: Savages"
+            assert f"→ {square} {title}" in text or f"{square}: {title}" in text, text
         # the chance comes on the button, in the language's percent format
         page.wait_for_function(
             f"document.querySelector(\"#actions [data-move='{option}'] .chance\").textContent"
@@ -177,9 +178,18 @@ def test_an_options_button_names_its_square_and_chance_and_lights_it_on_focus(
         )
         assert button.locator(".chance").inner_text().strip().startswith("· ")
         page.locator("#actions button").last.focus()
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the board out of sight
         button.focus()
         lit = page.locator(".sq.target")
         assert lit.count() == 1 and lit.get_attribute("data-square") == str(target)
+        # in sight: inside the window and, on a phone, above the fixed bar (scrolled there)
+        dock = page.locator("#dock").bounding_box()
+        assert dock is not None
+        page.wait_for_function(
+            "([n, bottom]) => { const r = document.querySelector(`#board [data-square='${n}']`)"
+            ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= bottom; }",
+            arg=[target, dock["y"] if size == "phone" else SIZES[size]["height"]],
+        )
         if square is not None:
             assert page.locator("#ghost").count() == 1
         page.screenshot(path=f"/tmp/shots/decision_{size}.png")

@@ -7,7 +7,7 @@
 import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
-import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
+import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
@@ -222,17 +222,31 @@ function optionLabel(move, square) {
   if (move === "roll") return t("ui.roll");
   const option = texts.options[move] || move;
   if (square === null || square === undefined) return option;
-  return t("web.option_to", { option, square, title: texts.squares[square - 1]?.title ?? "" });
+  const title = texts.squares[square - 1]?.title ?? "";
+  // "Paddle to 27: Savages", not "Paddle to 27 → 27 Savages": the label may name the square
+  if (new RegExp(`(^|\\D)${square}(\\D|$)`).test(option)) return t("web.option_titled", { option, title });
+  return t("web.option_to", { option, square, title });
 }
 
 // Hovering or focusing an option lights the square it leads to on the board, with a ghost of
 // the mover's pawn there when it would move.
 function showLeadOn(button, square, seat, moves) {
   button.dataset.target = square;
-  const on = () => markTarget($("board"), square, moves ? seat : null);
+  const on = () => { markTarget($("board"), square, moves ? seat : null); bringIntoView(square); };
   const off = () => markTarget($("board"), null);
   button.addEventListener("focus", on); button.addEventListener("mouseenter", on);
   button.addEventListener("blur", off); button.addEventListener("mouseleave", off);
+}
+
+// A square kept in sight: on a phone the fixed bar covers the bottom of the window, so the
+// square must be between the top and the bar (scrolled there only if it is not).
+function bringIntoView(square) {
+  const card = document.querySelector(`#board [data-square="${square}"]`);
+  if (!card) return;
+  const box = card.getBoundingClientRect(), dock = $("dock").getBoundingClientRect();
+  const bottom = getComputedStyle($("dock")).position === "fixed" ? dock.top : window.innerHeight;
+  const by = box.top < 0 ? box.top - 8 : box.bottom > bottom ? box.bottom - bottom + 8 : 0;
+  if (by) window.scrollBy({ top: by, behavior: still() ? "auto" : "smooth" });
 }
 
 function render(game) {
