@@ -177,7 +177,7 @@ def test_an_options_button_names_its_square_and_chance_and_lights_it_on_focus(
             timeout=120_000,
         )
         assert button.locator(".chance").inner_text().strip().startswith("· ")
-        page.locator("#actions button").last.focus()
+        page.locator(f"#actions button:not([data-move='{option}'])").first.focus()
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the board out of sight
         button.focus()
         lit = page.locator(".sq.target")
@@ -541,3 +541,47 @@ def test_the_movers_clock_is_large_in_view_and_an_absent_player_says_since_when(
     finally:
         anna_context.close()
         bruno_context.close()
+
+
+def test_the_swings_name_their_turn_and_the_bars_keep_their_values_when_a_seat_changes(
+    server: Server, browser: Browser
+) -> None:
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
+    _play_to_the_end(server, t)
+    page = browser.new_page()
+    try:
+        page.goto(f"{server.base}/replay/{t['game']}")
+        swings = page.locator("#replay-chart .odds-swings li")
+        swings.first.wait_for(timeout=120_000)
+        texts = swings.all_inner_texts()
+        turns = swings.evaluate_all("(lis) => lis.map((li) => li.dataset.turn)")
+        assert [x.split(":")[0] for x in texts] == [f"Turn {n}" for n in turns], texts
+        assert len(set(texts)) == len(texts)
+    finally:
+        page.close()
+    # a seat claimed at the host's table redraws the list: its bars never stand empty
+    live = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    host = browser.new_page()
+    try:
+        host.goto(server.base + live["seats"][0]["link"])
+        host.wait_for_selector("[data-odds-seat='1'][data-percent]", timeout=120_000)
+        host.evaluate(
+            """() => { window.emptyBars = 0;
+                 new MutationObserver(() => {
+                   for (const bar of document.querySelectorAll('[data-odds-seat]'))
+                     if (!bar.dataset.percent && !bar.hidden) window.emptyBars += 1;
+                 }).observe(document.querySelector('#players'), {childList: true, subtree: true});
+               }"""
+        )
+        guest = browser.new_context()
+        try:
+            guest.new_page().goto(server.base + live["seats"][1]["invite"])
+            host.wait_for_selector("#log li[data-kind='note']")
+        finally:
+            guest.close()
+        host.wait_for_selector("[data-odds-seat='1'][data-percent]")
+        assert host.evaluate("window.emptyBars") == 0
+    finally:
+        host.close()

@@ -9,6 +9,7 @@ const HIDDEN = "robinson.odds.hidden";
 const RETRY_MS = 1500;
 const SVG = "http://www.w3.org/2000/svg";
 const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
+const known = new Map();  // "game/version" -> its chances (a past position's never change)
 
 // This module's own styles, so the page needs no more than the calls into it.
 if (!document.querySelector('link[href="/static/odds.css"]')) {
@@ -110,12 +111,16 @@ export async function showOdds(gameId, version, toMove = null) {
   if (hidden()) return;
   const key = `${gameId}/${version}`;
   wanted.key = key;
-  let data;
-  try {
-    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
-  } catch (e) {
-    if (wanted.key === key) note.textContent = e.message;
-    return;
+  let data = known.get(key);  // the list was redrawn at the same position (a seat changed):
+  if (!data) {                // the bars keep their values at once, with no empty blink
+    try {
+      data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+    } catch (e) {
+      if (wanted.key === key) note.textContent = e.message;
+      return;
+    }
+    known.set(key, data);
+    if (known.size > 64) known.delete(known.keys().next().value);
   }
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
@@ -183,7 +188,9 @@ export async function showChart(gameId, where, names, jump) {
   for (const s of data.swings) {
     const points100 = Math.round(Math.abs(100 * s.delta));
     const key = s.delta < 0 ? "web.odds.swing_lost" : "web.odds.swing_won";
-    const li = node("li", tn(key, points100, { name: names[s.seat], roll: s.roll, square: s.square }), { "data-version": s.version });
+    // the turn named: two swings of one player, roll and square still read apart
+    const swing = tn(key, points100, { name: names[s.seat], roll: s.roll, square: s.square });
+    const li = node("li", t("web.odds.swing_at", { n: s.turn, swing }), { "data-version": s.version, "data-turn": s.turn });
     if (jump) { li.classList.add("jump"); li.tabIndex = 0; li.onclick = () => jump(s.version); li.onkeydown = (e) => { if (e.key === "Enter") jump(s.version); }; }
     swings.append(li);
   }

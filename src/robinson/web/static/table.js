@@ -255,7 +255,6 @@ function render(game) {
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
-  showOdds(game.id, game.version, game.over ? null : game.to_move);
   renderInForce(game);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
@@ -283,6 +282,7 @@ function render(game) {
     // Keep the keyboard where the play is: the new buttons take the focus the old ones had.
     if (hadFocus || document.activeElement === document.body || !document.activeElement) actions.firstChild?.focus();
   }
+  showOdds(game.id, game.version, game.over ? null : game.to_move);  // after the buttons: it fills their chances
   if (game.over && state.you.length) {  // the rematch, where the moves were: big and in reach
     const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
     b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });
