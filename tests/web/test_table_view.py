@@ -585,3 +585,24 @@ def test_the_swings_name_their_turn_and_the_bars_keep_their_values_when_a_seat_c
         assert host.evaluate("window.emptyBars") == 0
     finally:
         host.close()
+
+
+def test_ten_seconds_before_the_own_clock_runs_out_it_turns_red_and_is_said_once(
+    server: Server, browser: Browser
+) -> None:
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], move_seconds=13)
+    page, watcher = browser.new_page(), browser.new_page()
+    try:
+        page.goto(server.base + t["seats"][0]["link"])
+        watcher.goto(server.base + t["spectator"])
+        page.wait_for_selector("#turn-clock[data-low='false']")
+        assert page.locator("#clock-warning").inner_text() == ""
+        page.wait_for_selector("#turn-clock[data-low='true']", timeout=WAIT_MS)
+        warning = page.locator("#clock-warning")
+        assert warning.get_attribute("role") == "alert"
+        assert re.fullmatch(r"Your time is almost up: 0:(10|0\d) left\.", warning.inner_text())
+        watcher.wait_for_selector("#turn-clock[data-low='true']")
+        assert watcher.locator("#clock-warning").inner_text() == ""  # not the watcher's move
+    finally:
+        page.close()
+        watcher.close()

@@ -144,6 +144,8 @@ function invitePanel(game, you) {
 // ctx: {you: [seats held], seatTokens: {seat: token}, send(msg)}
 export function decorateSeats(game, ctx) {
   seats.clock = game.clock;
+  // the clock is this browser's to watch: the seat to move is held here by a person
+  seats.mine = !!game.clock && ctx.you.includes(game.clock.seat) && game.players[game.clock.seat].kind === "human";
   if (game.clock) seats.skew = Date.parse(game.clock.now) - Date.now();
   const mine = ctx.you.filter((s) => ctx.seatTokens[s]);
   const held = mine.find((s) => game.players[s].kind === "human") ?? mine[0];
@@ -238,12 +240,33 @@ function tick() {
   if (!seats.clock) return;
   const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - now) / 1000));
   const text = clockText(left);
+  warn(left, text);
   for (const node of [document.querySelector("[data-clock]"), big]) {
     if (!node) continue;
     node.textContent = text;
     node.dataset.left = left;
     node.dataset.low = left <= 10;
     node.setAttribute("aria-label", t("web.time_left", { time: text }));
+  }
+}
+
+// At 10 s left on this browser's own move: said once to a screen reader (an alert), and a tick
+// if the player turned the sound on.
+function warn(left, text) {
+  const box = $("clock-warning");
+  if (!box) return;
+  const due = seats.mine && left <= 10 && left > 0;
+  if (!due) { if (!seats.mine) box.textContent = ""; return; }
+  if (seats.warned === seats.clock.deadline) return;
+  seats.warned = seats.clock.deadline;
+  box.textContent = t("web.clock_warning", { time: text });
+  if (localStorage.getItem("robinson.sound") === "on") {
+    try {
+      const ctx = (seats.audio = seats.audio || new AudioContext()), o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = 1200; g.gain.value = 0.06;
+      o.connect(g).connect(ctx.destination);
+      o.start(); o.stop(ctx.currentTime + 0.05);
+    } catch { /* no audio here: the clock is red and the warning said */ }
   }
 }
 
