@@ -606,3 +606,28 @@ def test_ten_seconds_before_the_own_clock_runs_out_it_turns_red_and_is_said_once
     finally:
         page.close()
         watcher.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_odds_chart_has_a_legend_turn_ticks_and_labels_of_12_px(
+    server: Server, browser: Browser, size: str
+) -> None:
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
+    _play_to_the_end(server, t)
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    try:
+        page.goto(f"{server.base}/replay/{t['game']}")
+        chart = page.locator("#replay-chart .odds-chart")
+        chart.locator(".odds-legend li").first.wait_for(timeout=120_000)
+        assert chart.locator(".odds-legend li").all_inner_texts() == ["Anna", "Bruno", "Cila"]
+        assert chart.locator(".odds-turn").count() >= 2
+        heights = chart.locator(".odds-axis").evaluate_all(
+            "(labels) => labels.map((l) => l.getBoundingClientRect().height)"
+        )
+        assert min(heights) >= 11, heights
+        chart.screenshot(path=f"/tmp/shots/chart_{size}.png")
+    finally:
+        context.close()

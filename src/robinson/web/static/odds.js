@@ -156,16 +156,28 @@ export async function showChart(gameId, where, names, jump) {
     charts.set(gameId, data);
   }
   const points = data.points;
-  const W = 600, H = 200, pad = 24;
+  // Labels at 12 px on the screen whatever the chart's width (the SVG scales with its box).
+  // (a narrow box gets a taller drawing, so the plot keeps its room)
+  const W = 600, scale = W / Math.max(box.clientWidth || W, 200), px = 12 * scale;
+  const pad = Math.max(24, 3.2 * px), bottom = pad + 1.4 * px, H = pad + 140 + bottom;
   const x = (i) => pad + (W - 2 * pad) * (points.length > 1 ? i / (points.length - 1) : 0);
-  const y = (p) => H - pad - (H - 2 * pad) * p;
+  const y = (p) => H - bottom - (H - pad - bottom) * p;
   const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("web.odds.chart"), class: "odds-svg" });
   for (const p of [0, 0.5, 1]) {
     svg.append(svgNode("line", { x1: pad, x2: W - pad, y1: y(p), y2: y(p), class: "odds-grid" }));
-    const label = svgNode("text", { x: 2, y: y(p) + 4, class: "odds-axis" });
+    const label = svgNode("text", { x: 2, y: y(p) + px / 3, class: "odds-axis", "font-size": px });
     label.textContent = percent(p).replace(/[.,]0(?=\D*$)/, "");
     svg.append(label);
   }
+  // the turn axis: a tick and its number every few turns (at most eight)
+  const last = points[points.length - 1]?.turn ?? 1, every = Math.max(1, Math.ceil(last / 8 / 5) * 5);
+  points.forEach((pt, i) => {
+    if (pt.turn % every !== 0 || points[i - 1]?.turn === pt.turn) return;
+    svg.append(svgNode("line", { x1: x(i), x2: x(i), y1: H - bottom, y2: H - bottom + px / 3, class: "odds-grid" }));
+    const tick = svgNode("text", { x: x(i), y: H - bottom + 1.3 * px, class: "odds-axis odds-turn", "font-size": px, "text-anchor": "middle" });
+    tick.textContent = pt.turn;
+    svg.append(tick);
+  });
   names.forEach((name, seat) => {
     const line = svgNode("polyline", {
       points: points.map((pt, i) => `${x(i).toFixed(1)},${y(pt.p_win[seat]).toFixed(1)}`).join(" "),
@@ -196,7 +208,16 @@ export async function showChart(gameId, where, names, jump) {
   }
   const now = svgNode("line", { y1: pad / 2, y2: H - pad / 2, class: "odds-now", visibility: "hidden" });
   svg.append(now);
-  box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, swings);
+  // the legend: each line's player, in the line's colour
+  const legend = node("ul", null, { class: "odds-legend" });
+  names.forEach((name, seat) => {
+    const item = node("li", null, { "data-legend-seat": seat });
+    const swatch = node("span", null, { class: "odds-swatch", "aria-hidden": "true" });
+    swatch.style.background = COLOURS[seat % 8];
+    item.append(swatch, name);
+    legend.append(item);
+  });
+  box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, legend, swings);
   box.dataset.game = gameId;
   markChart(gameId, lastVersion.get(gameId));
   return data;
