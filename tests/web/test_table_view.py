@@ -631,3 +631,33 @@ def test_the_odds_chart_has_a_legend_turn_ticks_and_labels_of_12_px(
         chart.screenshot(path=f"/tmp/shots/chart_{size}.png")
     finally:
         context.close()
+
+
+def test_the_standings_follow_the_rules_ranking_with_the_change_since_the_start(
+    server: Server, browser: Browser
+) -> None:
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic")
+    game = _play_to_the_end(server, t)
+    start = game["ruleset"]["start_tokens"]
+    order = sorted(
+        game["players"],
+        key=lambda p: (p["seat"] != game["winner"], -p["purse"], -p["position"]),
+    )
+    page = browser.new_page()
+    try:
+        replay = server.get(f"/api/games/{t['game']}/replay?lang=en").json()
+        for address in (t["seats"][0]["link"], f"/replay/{t['game']}?step={len(replay['steps'])}"):
+            page.goto(server.base + address)
+            rows = page.locator("#standings tbody tr")
+            rows.first.wait_for()
+            seats = rows.evaluate_all("(rs) => rs.map((r) => Number(r.dataset.standing))")
+            assert seats == [p["seat"] for p in order], address
+            deltas = page.locator("#standings .delta").evaluate_all(
+                "(cells) => cells.map((c) => Number(c.dataset.delta))"
+            )
+            assert deltas == [p["purse"] - start for p in order]
+            assert rows.first.locator("td").first.inner_text() == "1."
+    finally:
+        page.close()

@@ -76,7 +76,8 @@ export async function openReplay(gameId, lang) {
     for (let k = from; k < i; k++) log.add(stepEntries(data.steps[k]));
     const last = data.steps[total - 1];
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
-      payout: last ? payoutOf(last.events, last.narration, last.told) : [] });
+      payout: last ? payoutOf(last.events, last.narration, last.told) : [] },
+      { start: data.record.ruleset?.start_tokens ?? null });
     $("back").disabled = $("first").disabled = $("back-turn").disabled = i === 0;
     $("forward").disabled = $("last").disabled = $("forward-turn").disabled = i === total;
     history.replaceState(null, "", `${location.pathname}?step=${i}`);

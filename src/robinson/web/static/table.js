@@ -290,7 +290,7 @@ function render(game) {
   }
   const fresh = game.over && state.payoutShown !== game.id;
   if (game.over) state.payoutShown = game.id;
-  renderEnd($("end"), game, { fresh, links: true });
+  renderEnd($("end"), game, { fresh, links: true, start: game.ruleset?.start_tokens ?? null });
   if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
   for (const panel of panels) panel(game, view());
 }
