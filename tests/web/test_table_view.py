@@ -661,3 +661,41 @@ def test_the_standings_follow_the_rules_ranking_with_the_change_since_the_start(
             assert rows.first.locator("td").first.inner_text() == "1."
     finally:
         page.close()
+
+
+def test_on_a_phone_your_turn_brings_your_pawn_into_sight_above_the_bar(
+    server: Server, browser: Browser
+) -> None:
+    from tests.web.conftest import forward
+    from tests.web.test_api import _act
+
+    for _ in range(10):  # a game where Anna stands far down the board at her turn
+        t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+        for _ in range(400):
+            game = server.get(f"/api/tables/{t['table']}").json()["game"]
+            if game["over"]:
+                break
+            anna = game["players"][0]
+            if game["to_move"] == 0 and game["legal"] == ["roll"] and anna["position"] >= 31:
+                break
+            r = _act(server, t, game["to_move"], game["version"], forward(game["legal"]))
+            assert r.status_code == 200, r.text
+        if not game["over"]:
+            break
+    else:  # pragma: no cover
+        pytest.skip("no game put Anna past 30 at her turn")
+    context = browser.new_context(viewport=SIZES["phone"])
+    page = context.new_page()
+    try:
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        square = anna["position"]
+        page.wait_for_function(
+            "(n) => { const r = document.querySelector(`#board [data-square='${n}']`)"
+            ".getBoundingClientRect(); const bar = document.querySelector('#dock')"
+            ".getBoundingClientRect().top; return r.top >= 0 && r.bottom <= bar; }",
+            arg=square,
+        )
+        page.screenshot(path="/tmp/shots/own_pawn_phone.png")
+    finally:
+        context.close()

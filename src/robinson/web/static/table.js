@@ -200,6 +200,8 @@ function renderTurn(game) {
   banner.textContent = text;
   document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
   if (mine && !state.wasMine && $("sound").checked) beep();
+  // your turn begins: your pawn in sight (on a phone it may be under the bar), gently
+  if (mine && !state.wasMine && mover.position > 0) requestAnimationFrame(() => bringIntoView(mover.position));
   state.wasMine = mine;
 }
 
