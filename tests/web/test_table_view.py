@@ -699,3 +699,21 @@ def test_on_a_phone_your_turn_brings_your_pawn_into_sight_above_the_bar(
         page.screenshot(path="/tmp/shots/own_pawn_phone.png")
     finally:
         context.close()
+
+
+def test_the_rules_page_has_play_now(server: Server, browser: Browser) -> None:
+    context = browser.new_context(locale="lv-LV")
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + "/rules")
+        button = page.locator("#rules-play-now")
+        button.wait_for()
+        assert button.inner_text() == server.get("/api/i18n/lv").json()["ui"]["web.play_now"]
+        button.click()
+        page.wait_for_selector("[data-move='roll']")
+        assert "/t/" in page.url
+        assert page.locator("#players .name").first.inner_text() == "Anna"
+        assert problems == []
+    finally:
+        context.close()

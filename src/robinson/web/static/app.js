@@ -190,8 +190,9 @@ function youngest(rows) {
 // viewer plays under the first seat's name of the form (a name, never a pronoun: every line of
 // the narration is built on it) and starts; the bots take other names.
 async function playNow() {
-  const edition = document.querySelector("[name=edition]").value;
-  const typed = $("seats").querySelector(".seat input").value.trim();
+  // (from /rules too, where the form is not filled: the language's edition, the first name)
+  const edition = document.querySelector("[name=edition]").value || EDITION_OF[texts.lang] || "standard";
+  const typed = $("seats").querySelector(".seat input")?.value.trim();
   const me = typed || "Anna";
   const others = ["Bruno", "Cila", "Dora"].filter((n) => n.toLowerCase() !== me.toLowerCase()).slice(0, 2);
   try {
@@ -277,7 +278,7 @@ async function start() {
     rememberLanguage($("lang").value);
     if (path[0] === "replay") { location.reload(); return; }  // the position is in the address
     if (path[0] === "t") await switchLanguage($("lang").value);
-    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(); }
+    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(playNow); }
     else { await loadTexts($("lang").value, null); labelHome(); }
   };
   try {
@@ -285,7 +286,7 @@ async function start() {
     if (!known(path)) sayMissing("web.no_page");
     else if (path[0] === "t") await openTableOrSayMissing(path[1]);
     else if (path[0] === "replay") await openReplayOrSayMissing(path[1], lang);
-    else if (path[0] === "rules") await openRules();
+    else if (path[0] === "rules") await openRules(playNow);
     else await home();
   } catch (e) { showError(e.message, true); }
 }
