@@ -112,13 +112,26 @@ def test_deep_nesting_huge_numbers_and_multibyte_text_over_websocket_keep_it_ope
 
 
 def test_the_frameworks_own_errors_are_in_the_envelope(server: Server) -> None:
-    _envelope(server.get("/no/such/page"), 404, "not_found")
+    _envelope(server.get("/api/no/such/thing"), 404, "not_found")
     _envelope(server.get("/static/no-such-file.js"), 404, "not_found")
     _envelope(server.get("/api/tables/nope"), 404, "unknown_game")
     _envelope(server.client().delete("/api/meta"), 405, "method_not_allowed")
     _envelope(server.post("/api/tables", {"seats": "two"}), 400, "malformed")
     not_json = server.post_raw("/api/tables", b"{oops", {"content-type": "application/json"})
     _envelope(not_json, 400, "malformed")
+
+
+def test_an_unknown_page_is_the_page_with_status_404_and_api_paths_keep_the_envelope(
+    server: Server,
+) -> None:
+    """A person who opens a wrong address gets the page, which says so in their language
+    (tests/web/test_table_view.py); a program asking the API gets the JSON envelope."""
+    for path in ("/no/such/page", "/nothing-here", "/t/", "/replay/a/b"):
+        r = server.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
+        assert '<script type="module" src="/static/app.js">' in r.text
+    for path in ("/api/no/such/thing", "/static/nope.js", "/ws/nope"):
+        _envelope(server.get(path), 404, "not_found")
 
 
 def test_every_answer_carries_the_security_headers(server: Server) -> None:

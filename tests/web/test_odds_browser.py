@@ -118,11 +118,12 @@ def test_a_decision_shows_each_options_chance(server: Server) -> None:
             if page.locator("#end:not([hidden])").count():
                 pytest.skip("this game ended without a decision")  # pragma: no cover
             _move(page, "[data-move='roll']")
-        page.wait_for_function(
-            "document.querySelector('#odds-options').textContent.includes('·')",
+        page.wait_for_function(  # on each option's button (issue 18)
+            "[...document.querySelectorAll('#actions .chance')]"
+            ".every((c) => c.textContent.includes('%'))",
             timeout=120_000,
         )
-        text = page.locator("#odds-options").inner_text()
+        text = page.locator("#actions").inner_text()
         assert text.count("%") == 2, text
         assert problems == []
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -111,7 +111,15 @@ async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
 HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 
-async def http_error(request: Request, e: HTTPException) -> JSONResponse:
+# Paths of the API and the files, which answer a 404 in the envelope; any other unknown address
+# is a page a person opened: the page itself with status 404, which says so in their language.
+NOT_PAGES = ("/api/", "/ws/", "/static/", "/openapi.json")
+
+
+async def http_error(request: Request, e: HTTPException) -> Response:
+    page = request.method in ("GET", "HEAD") and not request.url.path.startswith(NOT_PAGES)
+    if e.status_code == 404 and page:
+        return FileResponse(str(pages.STATIC / "index.html"), 404, media_type="text/html")
     code = HTTP_CODES.get(e.status_code, "bad_request")
     message = {
         "not_found": f"there is nothing at {request.url.path}",

@@ -127,6 +127,14 @@ class PayoutStep(BaseModel):
     text: str
 
 
+class Lead(Out):
+    """Where an option of the pending decision takes the mover's pawn (the terminal's "Move on →
+    10: The goat"), read off the engine's board and rules."""
+
+    option: Move
+    square: int | None = Field(description="the square the pawn goes to; null: it stays")
+
+
 class GameView(Out):
     id: str
     number: int = Field(description="1 for a table's first game, 2 for the rematch, ...")
@@ -142,6 +150,7 @@ class GameView(Out):
     over: bool
     winner: int | None
     legal: list[Move]
+    leads: list[Lead] = Field(description="at a decision, where each option leads; else empty")
     prompt: str
     seed_sha256: str
     seed: str | None = Field(description="revealed once the game is over")
@@ -247,10 +256,17 @@ class ReplayStep(_Move):
     state: StateJson
 
 
+class ReplaySeatChange(Out):
+    version: int = Field(description="the actions played when it happened")
+    seat: int
+    kind: Kind = Field(description="who plays the seat from then on")
+
+
 class Replay(Out):
     game: str
     record: dict[str, Any] = Field(description="the engine's record JSON")
-    seats: list[ReplaySeat]
+    seats: list[ReplaySeat] = Field(description="who played each seat when the game began")
+    seat_changes: list[ReplaySeatChange] = Field(description="hand-overs to a bot and take-backs")
     initial: StateJson
     total: int = Field(description="how many steps the game has")
     start: int = Field(description="the index of the first step given")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -22,6 +22,7 @@ from robinson.web.service import texts
 from robinson.web.service.lane import Lane
 from robinson.web.service.live import LiveGame
 from robinson.web.service.tables import Tables
+from robinson.web.store.rows import Note, SeatRow
 
 if TYPE_CHECKING:
     from robinson.web.store import Store
@@ -117,15 +118,23 @@ class Records:
         client: str | None = None,
     ) -> str:
         """The JSON text of a finished game's replay (protocol/server.py `Replay`): its steps
-        from `start`, `count` of them (None: to the end), each with its narration and state."""
+        from `start`, `count` of them (None: to the end), each with its narration, the seat
+        notes told with it (hand-overs, take-backs, timeouts: with the move after them, as in
+        the live log) and its state."""
         table = await self.tables.of_game(game_id)
-        record = await self.record(game_id)
+        if table.game.id == game_id:
+            game = table.game
+        else:
+            row = await asyncio.to_thread(self.store.load_game, game_id)
+            assert row is not None
+            game = await self.lane.run(lambda: LiveGame.from_row(row), client)
+        record, notes = game.record(), sorted(game.notes, key=lambda n: n.version)
         if "seed" not in record.meta["dice"]:
             raise ServiceError("not_over", "a replay is shown once the game is over")
-        seats = [{"kind": s.kind, "bot": s.bot} for s in table.seats]
+        seats = list(table.seats)
         text: ReplayText = await self._once(
             (game_id, lang, "replay"),
-            lambda: encode_replay(game_id, record, seats, lang),
+            lambda: encode_replay(game_id, record, seats, notes, lang),
             lambda r: r.size,
             client,
         )
@@ -158,28 +167,57 @@ class Records:
 
 
 def encode_replay(
-    game_id: str, record: GameRecord, seats: list[dict[str, Any]], lang: str
+    game_id: str, record: GameRecord, seats: Sequence[SeatRow], notes: list[Note], lang: str
 ) -> ReplayText:
-    """Every step of `record` narrated in `lang`, each encoded once."""
+    """Every step of `record` narrated in `lang` with its seat `notes` (sorted by version),
+    each step encoded once."""
     names = list(record.players)
+    last = len(record.actions) - 1
     steps = []
-    for action, state, events in record.steps():
+    for k, (action, state, events) in enumerate(record.steps()):
         each = texts.narrate_each(lang, events, names)
+        told = [n for n in notes if n.version == k or (k == last and n.version > k)]
         step = {
             "action": action.to_json(),
             "events": [e.to_json() for e in events],
             "narration": [line for line in each if line],
             "told": texts.told(each),
+            "notes": [texts.note(lang, n, names) for n in told],
             "state": positions(state),
         }
         steps.append(_dumps(step))
     head = {
         "game": game_id,
         "record": record.to_json(),
-        "seats": seats,
+        "seats": start_seats(seats, notes),
+        "seat_changes": [
+            {"version": n.version, "seat": n.data["seat"], "kind": SEAT_KIND[n.kind]}
+            for n in notes
+            if n.kind in SEAT_KIND and isinstance(n.data.get("seat"), int)
+        ],
         "initial": positions(record.initial_state()),
     }
     return ReplayText(_dumps(head)[1:-1], steps)
+
+
+# The notes that change who plays a seat: a bot from then on, or its owner again.
+SEAT_KIND = {"bot": "bot", "timeout_bot": "bot", "back": "human", "returned": "human"}
+
+
+def start_seats(seats: Sequence[SeatRow], notes: Sequence[Note]) -> list[dict[str, Any]]:
+    """Who played each seat when the game began: the seat as it is now, unless the game's own
+    notes changed it (then the opposite of its first change: a seat handed to a bot was a
+    person's; one taken back was a bot's)."""
+    out = []
+    for seat, row in enumerate(seats):
+        first = next((n for n in notes if n.kind in SEAT_KIND and n.data.get("seat") == seat), None)
+        if first is None:
+            out.append({"kind": row.kind, "bot": row.bot})
+        elif SEAT_KIND[first.kind] == "bot":
+            out.append({"kind": "human", "bot": None})
+        else:
+            out.append({"kind": "bot", "bot": row.bot or "heuristic"})
+    return out
 
 
 def _dumps(value: Any) -> str:

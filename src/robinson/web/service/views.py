@@ -75,6 +75,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "over": st.over,
         "winner": st.winner,
         "legal": legal,
+        "leads": texts.leads(lang, st) if legal and legal != ["roll"] else [],
         "prompt": texts.prompt(lang, st, names),
         "seed_sha256": game.row.seed_sha256,
         "seed": game.row.seed if st.over else None,

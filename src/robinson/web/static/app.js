@@ -5,14 +5,14 @@ import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
 import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
-import { browserLanguage, errorText, loadTexts, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { browserLanguage, errorText, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) throw Object.assign(new Error(data.error ? errorText(data.error) : r.statusText),
-    { code: data.error && data.error.code });
+    { code: data.error && data.error.code, serverMessage: data.error && data.error.message });
   return data;
 }
 
@@ -101,6 +101,7 @@ async function home() {
     ev.preventDefault();
     const f = new FormData($("create"));
     const rows = [...$("seats").querySelectorAll(".seat")];
+    if (!checkForm(rows)) return;
     const seats = rows.map((row) => {
       const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
       return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
@@ -116,9 +117,62 @@ async function home() {
       const created = { table: made.table, tokens: mine.map((s) => s.token), seats: mine.map((s) => s.seat) };
       history.replaceState({ created }, "");
       showLinks(created);
-    } catch (e) { showError(e.message); }
+    } catch (e) { markServerRefusal(e, rows); }
   };
   if (history.state && history.state.created) showLinks(history.state.created);
+}
+
+// ---------------------------------------------------------------------------------- form errors
+// A field the form refuses: marked (aria-invalid), its message right under it and tied to it
+// (aria-describedby), read out (an alert); the first such field takes the focus.
+function clearMarks() {
+  for (const node of $("create").querySelectorAll("[aria-invalid]")) {
+    node.removeAttribute("aria-invalid"); node.removeAttribute("aria-describedby");
+  }
+  for (const node of $("create").querySelectorAll(".field-error")) node.remove();
+}
+
+function mark(field, text, after = field) {
+  const id = `error-${field.name}-${$("create").querySelectorAll(".field-error").length}`;
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", id);
+  after.after(make("p", text, { class: "field-error", id, role: "alert" }));
+}
+
+// The names and the stake, checked as the server checks them (it still has the last word): the
+// first seat of two with one name is named in the message of the second.
+const same = (name) => name.normalize("NFKC").trim().replace(/\s+/g, " ").toLocaleLowerCase();
+function checkForm(rows) {
+  clearMarks();
+  const seen = new Map();
+  rows.forEach((row, i) => {
+    const input = row.querySelector("[name=name]");
+    const key = same(input.value);
+    if (!key) mark(input, t("web.form.name_missing", { n: i + 1 }), row);
+    else if (seen.has(key)) mark(input, t("web.form.name_taken", { n: i + 1, other: seen.get(key) + 1 }), row);
+    else seen.set(key, i);
+  });
+  const stake = document.querySelector("[name=stake]"), start = document.querySelector("[name=start_tokens]");
+  if (Number(stake.value) > Number(start.value)) {
+    mark(stake, t("web.form.stake", { start: start.value }), stake.closest("label"));
+  }
+  const first = $("create").querySelector("[aria-invalid]");
+  first?.focus();
+  return !first;
+}
+
+// The server's refusal: on the seat it names ("seat 2: …"), else beside the Create button.
+function markServerRefusal(e, rows) {
+  clearMarks();
+  const seat = /^seat (\d+):/.exec(e.serverMessage || "");
+  const row = seat && rows[Number(seat[1])];
+  if (row) {
+    const input = row.querySelector("[name=name]");
+    mark(input, t("web.form.name_refused", { n: Number(seat[1]) + 1 }), row);
+    input.focus();
+  } else {
+    mark($("create-go"), e.message);
+  }
 }
 
 // The seat that starts and keeps the bank: the youngest of those with an age, as the printed
@@ -136,8 +190,9 @@ function youngest(rows) {
 // viewer plays under the first seat's name of the form (a name, never a pronoun: every line of
 // the narration is built on it) and starts; the bots take other names.
 async function playNow() {
-  const edition = document.querySelector("[name=edition]").value;
-  const typed = $("seats").querySelector(".seat input").value.trim();
+  // (from /rules too, where the form is not filled: the language's edition, the first name)
+  const edition = document.querySelector("[name=edition]").value || EDITION_OF[texts.lang] || "standard";
+  const typed = $("seats").querySelector(".seat input")?.value.trim();
   const me = typed || "Anna";
   const others = ["Bruno", "Cila", "Dora"].filter((n) => n.toLowerCase() !== me.toLowerCase()).slice(0, 2);
   try {
@@ -166,8 +221,9 @@ async function showLinks(created) {
 }
 
 // ---------------------------------------------------------------------------------- start
-// The language: the browser's remembered pick, else the table's language (chosen when it was
-// created), else the browser's own language. The table is asked once; its game id lets the
+// The language: the browser's remembered pick, else the browser's own language when it is one
+// of the four (a Czech visitor of an English table reads Czech), else the table's language
+// (chosen when it was created), else English. The table is asked once; its game id lets the
 // texts be fetched once, with the effect lines of that game's ruleset.
 async function where(path) {
   try {
@@ -183,36 +239,55 @@ async function where(path) {
   return { language: null, game: null };
 }
 
-// An unknown table gets a page that says so, with the way home, not an empty board.
+// An unknown table, game or address gets a page that says so in the viewer's language, with
+// the way home, not an empty board (the server answers such an address with status 404).
+function sayMissing(key) {
+  $("missing-what").dataset.ui = key;
+  $("missing-what").textContent = t(key);
+  $("missing").hidden = false;
+  document.title = `${t(key)} · ${t("ui.title")}`;
+}
+
 async function openTableOrSayMissing(tableId) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (e) {
     if (e.code !== "unknown_game") throw e;
-    $("missing").hidden = false;
+    sayMissing("web.no_table");
     return;
   }
   await openTable(tableId);
 }
 
+async function openReplayOrSayMissing(gameId, lang) {
+  if (await openReplay(gameId, lang) === "missing") sayMissing("web.no_game");
+}
+
+// The addresses the page knows: "/", "/rules", "/t/{table}", "/replay/{game}".
+function known(path) {
+  return path.length === 0 || (path.length === 1 && path[0] === "rules")
+    || (path.length === 2 && (path[0] === "t" || path[0] === "replay"));
+}
+
 async function start() {
   const path = location.pathname.split("/").filter(Boolean);
   const found = await where(path);
-  const lang = pickedLanguage() || found.language || browserLanguage();
+  const lang = pickedLanguage() || ownLanguage() || found.language || browserLanguage();
   $("lang").value = lang;
   $("lang").onchange = async () => {
     rememberLanguage($("lang").value);
     if (path[0] === "replay") { location.reload(); return; }  // the position is in the address
     if (path[0] === "t") await switchLanguage($("lang").value);
-    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(); }
+    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(playNow); }
     else { await loadTexts($("lang").value, null); labelHome(); }
   };
   try {
     await loadTexts(lang, found.game);
-    if (path[0] === "t" && path[1]) await openTableOrSayMissing(path[1]);
-    else if (path[0] === "replay" && path[1]) await openReplay(path[1], lang);
-    else if (path[0] === "rules") await openRules();
+    if (!known(path)) sayMissing("web.no_page");
+    else if (path[0] === "t") await openTableOrSayMissing(path[1]);
+    else if (path[0] === "replay") await openReplayOrSayMissing(path[1], lang);
+    else if (path[0] === "rules") await openRules(playNow);
     else await home();
-  } catch (e) { showError(e.message); }
+  } catch (e) { showError(e.message, true); }
 }
 start();

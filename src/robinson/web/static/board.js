@@ -9,6 +9,8 @@ import { joinNumbers, ownLine } from "./texts.js";
 const NS = "http://www.w3.org/2000/svg";
 // A square is a card TW×TH; cards sit PX apart along a row and PY apart between rows.
 const TW = 88, TH = 100, PX = 100, PY = 118, TOP = 58;
+// The quay (square 0) holds eight pawns in a row, 28 apart, with room for the widest shape.
+const QUAY = 244;
 let cols = 9, margin = 24;
 
 // Seat colours with the ink that reads on each (contrast at least 4.5:1, tested) and a shape
@@ -109,7 +111,7 @@ function drawScene(svg, width, height) {
   el("path", { d: "M4 34h56l-8 10h-40z", class: "hull" }, ship);
   el("path", { d: "M30 34V4M46 34V12", class: "mast" }, ship);
   el("path", { d: "M29 6v24h-20zM45 13v18h-13z", class: "sail" }, ship);
-  rounded(margin - 8, 10, 120, 32, 6, { class: "quay" }, scene);
+  rounded(margin - 8, 10, QUAY, 32, 6, { class: "quay" }, scene);
 }
 
 // The board: scene, squares (each a button with its full text), the pawn and link layers.
@@ -254,15 +256,37 @@ export function drawPawns(svg, players, toMove = null) {
   }
 }
 
+// The square an option leads to, lit (`square` null: none), with a ghost of `seat`'s pawn
+// there when the option moves it.
+export function markTarget(svg, square, seat = null) {
+  for (const node of svg.querySelectorAll(".sq.target")) node.classList.remove("target");
+  svg.querySelector("#ghost")?.remove();
+  if (square === null || square === undefined) return;
+  svg.querySelector(`[data-square="${square}"]`)?.classList.add("target");
+  const layer = svg.querySelector("#pawns");
+  if (seat === null || !layer) return;
+  const at = spot(square, 0, 1);
+  const ghost = el("g", { id: "ghost", class: "pawn ghost", "aria-hidden": "true",
+    transform: `translate(${at.x} ${at.y})` }, layer);
+  el("path", { class: "body", d: shapePath(seat, 12), fill: COLOURS[seat % 8] }, ghost);
+  el("text", { class: "label", y: seat % 8 === 2 ? 6 : 4.5, "text-anchor": "middle", fill: INKS[seat % 8] }, ghost).textContent = seat + 1;
+}
+
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
   5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
 
-// The die (an <svg> element) showing `face` pips, or a blank face before the first roll.
+// The die (an <svg> element) showing `face` pips. Before the first roll it rests tilted, its
+// five pips faint: a die waiting to be thrown, never an empty square that reads as a checkbox.
 export function drawDie(svg, face) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 40 40");
-  el("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, fill: "#fff", stroke: "#1d2b36", "stroke-width": 2 }, svg);
-  for (const [i, j] of PIPS[face] || []) el("circle", { cx: 10 + i * 10, cy: 10 + j * 10, r: 3.6, fill: "#1d2b36" }, svg);
+  const idle = !PIPS[face];
+  svg.classList.toggle("idle", idle);
+  const g = el("g", idle ? { transform: "rotate(-14 20 20)" } : {}, svg);
+  el("rect", { x: 3, y: 3, width: 34, height: 34, rx: 7, fill: "#fff", stroke: "#1d2b36", "stroke-width": 2 }, g);
+  for (const [i, j] of PIPS[face] || PIPS[5]) {
+    el("circle", { cx: 10 + i * 10, cy: 10 + j * 10, r: 3.6, fill: idle ? "#aab4bc" : "#1d2b36", class: "pip" }, g);
+  }
 }
 
 // The parrot of square 17, drawn in a few shapes.

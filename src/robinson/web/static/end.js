@@ -24,15 +24,19 @@ export function payoutOf(events, lines, told) {
   return steps;
 }
 
-// Winner first, then the living by how far they got, then the dead.
+// The rules' ranking, as the terminal's (cli.standings_rule): the winner first, then by the
+// tokens in the purse, then by how far along the board.
 function ranked(game) {
   return [...game.players].sort((a, b) => (b.seat === game.winner) - (a.seat === game.winner)
-    || b.alive - a.alive || b.position - a.position || b.purse - a.purse);
+    || b.purse - a.purse || b.position - a.position);
 }
+
+// "+12", "−8", "±0": a purse against the tokens each player had at the start.
+function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10"; }
 
 // Fill `box` (the #end section) for `game`; `fresh`: it has just ended here, so the payout
 // arrives step by step and the keyboard focus moves to the panel.
-export function renderEnd(box, game, { fresh = false, links = false } = {}) {
+export function renderEnd(box, game, { fresh = false, links = false, start = null } = {}) {
   box.hidden = !game.over;
   if (!game.over) { box.replaceChildren(); return; }
   const winner = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
@@ -49,19 +53,21 @@ export function renderEnd(box, game, { fresh = false, links = false } = {}) {
     if (fresh && !still()) { li.classList.add("pending"); setTimeout(() => { li.classList.replace("pending", "arrive"); }, 700 * i); }
     payout.append(li);
   });
-  box.append(make("h3", t("ui.standings")));
+  box.append(make("h3", t("ui.standings")), make("p", t("cli.standings_rule"), { class: "hint" }));
   const table = make("table", null, { id: "standings" });
   const head = make("tr");
-  for (const key of ["ui.players", "web.where", "ui.purse"]) head.append(make("th", t(key), { scope: "col" }));
+  const columns = ["web.place", "ui.players", "web.where", "ui.purse", ...(start === null ? [] : ["web.change_since_start"])];
+  for (const key of columns) head.append(make("th", t(key), { scope: "col" }));
   table.append(make("thead"), make("tbody"));
   table.tHead.append(head);
-  ranked(game).forEach((p) => {
+  ranked(game).forEach((p, place) => {
     const row = make("tr", null, { "data-standing": p.seat });
     const who = make("th", null, { scope: "row" });
     who.append(seatIcon(p.seat, 14), " ", p.name);
     const where = p.seat === game.winner ? t("web.home_won") : p.alive ? `${t("ui.square")} ${p.position}`
       : t("web.died_on", { square: p.position });
-    row.append(who, make("td", where), make("td", tn("web.tokens", p.purse)));
+    row.append(make("td", `${place + 1}.`), who, make("td", where), make("td", tn("web.tokens", p.purse)));
+    if (start !== null) row.append(make("td", signed(p.purse - start), { class: "delta", "data-delta": p.purse - start }));
     table.tBodies[0].append(row);
   });
   box.append(table);

@@ -40,24 +40,41 @@ export function actorOf(e) {
   return null;
 }
 
-// A log bound to an <ol>: add(entries) appends [{kind, seat, line}] in order.
+// A log bound to an <ol>: add(entries) appends [{kind, seat, line}] in order. The first turn
+// shown has no `turn_began` of its own: its player is `firstSeat` when the caller knows it (the
+// game's first mover, the replay's mover at that step), else the first event's actor; a seat
+// note ("Bruno took their seat") never names a turn, whoever it is about.
 export class TurnLog {
-  constructor(list, names) { this.list = list; this.names = names; this.turn = 0; this.group = null; }
+  constructor(list, names) { this.list = list; this.names = names; this.turn = 0; this.group = null; this.firstSeat = null; }
 
-  reset(firstTurn = 1, names = this.names) {
+  reset(firstTurn = 1, names = this.names, firstSeat = null) {
     this.list.replaceChildren(); this.turn = firstTurn - 1; this.group = null; this.names = names;
+    this.firstSeat = firstSeat; this.unnamed = null;
+  }
+
+  // The heading of turn `li` for `seat` (null: not known yet, the number alone).
+  name(li, seat) {
+    const head = li.firstChild;
+    head.replaceChildren();
+    if (seat === null || seat === undefined) {
+      head.append(t("web.turn_n", { n: li.dataset.turn }));
+      this.unnamed = li;
+      return;
+    }
+    li.dataset.seat = seat; li.style.setProperty("--seat", COLOURS[seat % 8]);
+    head.append(seatIcon(seat, 14), t("web.turn_of", { n: li.dataset.turn, name: this.names[seat] ?? "" }));
+    if (this.unnamed === li) this.unnamed = null;
   }
 
   startTurn(seat) {
     this.turn += 1;
     const li = document.createElement("li");
     li.dataset.turn = this.turn;
-    if (seat !== null && seat !== undefined) { li.dataset.seat = seat; li.style.setProperty("--seat", COLOURS[seat % 8]); }
     const head = document.createElement("div");
     head.className = "turn-head";
-    if (seat !== null && seat !== undefined) head.append(seatIcon(seat, 14));
-    head.append(t("web.turn_of", { n: this.turn, name: this.names[seat] ?? "" }));
     li.append(head, document.createElement("ul"));
+    this.unnamed = null;
+    this.name(li, seat);
     this.list.append(li);
     this.group = li.lastChild;
   }
@@ -65,7 +82,9 @@ export class TurnLog {
   add(entries) {
     for (const { kind, seat, line } of entries) {
       if (kind === "turn_began") { this.startTurn(seat); continue; }
-      if (!this.group) this.startTurn(seat);
+      const actor = kind === "note" ? null : seat;
+      if (!this.group) this.startTurn(this.firstSeat ?? actor);
+      else if (this.unnamed && actor !== null && actor !== undefined) this.name(this.unnamed, actor);
       const li = document.createElement("li");
       li.dataset.kind = kind;
       const text = document.createElement("span");

@@ -9,6 +9,7 @@ const HIDDEN = "robinson.odds.hidden";
 const RETRY_MS = 1500;
 const SVG = "http://www.w3.org/2000/svg";
 const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
+const known = new Map();  // "game/version" -> its chances (a past position's never change)
 
 // This module's own styles, so the page needs no more than the calls into it.
 if (!document.querySelector('link[href="/static/odds.css"]')) {
@@ -94,8 +95,6 @@ export async function showOdds(gameId, version, toMove = null) {
   toggle(list, refresh);
   let note = document.getElementById("odds-note");
   if (!note) { note = node("p", null, { id: "odds-note", "aria-live": "polite" }); list.after(note); }
-  let options = document.getElementById("odds-options");
-  if (!options) { options = node("p", null, { id: "odds-options" }); document.getElementById("prompt")?.after(options); }
   const rows = [...list.querySelectorAll("[data-player]")];
   for (const row of rows) {
     let bar = row.querySelector("[data-odds-seat]");
@@ -106,16 +105,22 @@ export async function showOdds(gameId, version, toMove = null) {
     }
     bar.hidden = hidden();
   }
-  note.hidden = hidden(); options.hidden = hidden();
+  note.hidden = hidden();
+  const chances = () => document.querySelectorAll("#actions [data-move] .chance");
+  for (const span of chances()) span.hidden = hidden();
   if (hidden()) return;
   const key = `${gameId}/${version}`;
   wanted.key = key;
-  let data;
-  try {
-    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
-  } catch (e) {
-    if (wanted.key === key) note.textContent = e.message;
-    return;
+  let data = known.get(key);  // the list was redrawn at the same position (a seat changed):
+  if (!data) {                // the bars keep their values at once, with no empty blink
+    try {
+      data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+    } catch (e) {
+      if (wanted.key === key) note.textContent = e.message;
+      return;
+    }
+    known.set(key, data);
+    if (known.size > 64) known.delete(known.keys().next().value);
   }
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
@@ -130,9 +135,11 @@ export async function showOdds(gameId, version, toMove = null) {
     bar.title = percent(p);
     bar.dataset.percent = (100 * p).toFixed(1);
   }
-  options.textContent = data.options && toMove !== null
-    ? Object.entries(data.options).map(([o, p]) => t("web.odds.option", { option: texts.options[o] || o, chance: percent(p) })).join(" · ")
-    : "";
+  // at a decision, each option's chance on its button: "Move on → 9 The cave · 35.2%"
+  for (const span of chances()) {
+    const p = data.options && toMove !== null ? data.options[span.parentNode.dataset.move] : undefined;
+    span.textContent = p === undefined ? "" : ` · ${percent(p)}`;
+  }
 }
 
 // The chart of every seat's chances over the game, one line per seat (x = turn), in `where`;
@@ -149,16 +156,28 @@ export async function showChart(gameId, where, names, jump) {
     charts.set(gameId, data);
   }
   const points = data.points;
-  const W = 600, H = 200, pad = 24;
+  // Labels at 12 px on the screen whatever the chart's width (the SVG scales with its box).
+  // (a narrow box gets a taller drawing, so the plot keeps its room)
+  const W = 600, scale = W / Math.max(box.clientWidth || W, 200), px = 12 * scale;
+  const pad = Math.max(24, 3.2 * px), bottom = pad + 1.4 * px, H = pad + 140 + bottom;
   const x = (i) => pad + (W - 2 * pad) * (points.length > 1 ? i / (points.length - 1) : 0);
-  const y = (p) => H - pad - (H - 2 * pad) * p;
+  const y = (p) => H - bottom - (H - pad - bottom) * p;
   const svg = svgNode("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("web.odds.chart"), class: "odds-svg" });
   for (const p of [0, 0.5, 1]) {
     svg.append(svgNode("line", { x1: pad, x2: W - pad, y1: y(p), y2: y(p), class: "odds-grid" }));
-    const label = svgNode("text", { x: 2, y: y(p) + 4, class: "odds-axis" });
+    const label = svgNode("text", { x: 2, y: y(p) + px / 3, class: "odds-axis", "font-size": px });
     label.textContent = percent(p).replace(/[.,]0(?=\D*$)/, "");
     svg.append(label);
   }
+  // the turn axis: a tick and its number every few turns (at most eight)
+  const last = points[points.length - 1]?.turn ?? 1, every = Math.max(1, Math.ceil(last / 8 / 5) * 5);
+  points.forEach((pt, i) => {
+    if (pt.turn % every !== 0 || points[i - 1]?.turn === pt.turn) return;
+    svg.append(svgNode("line", { x1: x(i), x2: x(i), y1: H - bottom, y2: H - bottom + px / 3, class: "odds-grid" }));
+    const tick = svgNode("text", { x: x(i), y: H - bottom + 1.3 * px, class: "odds-axis odds-turn", "font-size": px, "text-anchor": "middle" });
+    tick.textContent = pt.turn;
+    svg.append(tick);
+  });
   names.forEach((name, seat) => {
     const line = svgNode("polyline", {
       points: points.map((pt, i) => `${x(i).toFixed(1)},${y(pt.p_win[seat]).toFixed(1)}`).join(" "),
@@ -181,13 +200,24 @@ export async function showChart(gameId, where, names, jump) {
   for (const s of data.swings) {
     const points100 = Math.round(Math.abs(100 * s.delta));
     const key = s.delta < 0 ? "web.odds.swing_lost" : "web.odds.swing_won";
-    const li = node("li", tn(key, points100, { name: names[s.seat], roll: s.roll, square: s.square }), { "data-version": s.version });
+    // the turn named: two swings of one player, roll and square still read apart
+    const swing = tn(key, points100, { name: names[s.seat], roll: s.roll, square: s.square });
+    const li = node("li", t("web.odds.swing_at", { n: s.turn, swing }), { "data-version": s.version, "data-turn": s.turn });
     if (jump) { li.classList.add("jump"); li.tabIndex = 0; li.onclick = () => jump(s.version); li.onkeydown = (e) => { if (e.key === "Enter") jump(s.version); }; }
     swings.append(li);
   }
   const now = svgNode("line", { y1: pad / 2, y2: H - pad / 2, class: "odds-now", visibility: "hidden" });
   svg.append(now);
-  box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, swings);
+  // the legend: each line's player, in the line's colour
+  const legend = node("ul", null, { class: "odds-legend" });
+  names.forEach((name, seat) => {
+    const item = node("li", null, { "data-legend-seat": seat });
+    const swatch = node("span", null, { class: "odds-swatch", "aria-hidden": "true" });
+    swatch.style.background = COLOURS[seat % 8];
+    item.append(swatch, name);
+    legend.append(item);
+  });
+  box.replaceChildren(node("figcaption", t("web.odds.chart")), svg, legend, swings);
   box.dataset.game = gameId;
   markChart(gameId, lastVersion.get(gameId));
   return data;

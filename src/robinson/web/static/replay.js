@@ -8,24 +8,31 @@ import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
-import { t } from "./texts.js";
+import { errorText, t } from "./texts.js";
 
-const hasTurn = (step) => step.events.some((e) => e.kind === "turn_began");
 
+// Returns "missing" for a game the server does not know (the caller says so), else shows it.
 export async function openReplay(gameId, lang) {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
+  const data = await r.json();
+  if (!r.ok && data.error?.code === "unknown_game") return "missing";
+  if (!r.ok) throw new Error(data.error ? errorText(data.error) : r.statusText);
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
   $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   drawParrot($("parrot-bird"));
   foldLog();
-  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
   redrawBoard();
   const names = data.record.players, total = data.steps.length;
   const seats = data.seats || names.map(() => ({ kind: "human", bot: null }));
   // turnAt[i]: the turn the position after i steps is in; starts: the positions where turns begin
-  const turnAt = [1], starts = [0];
-  data.steps.forEach((st, k) => { turnAt.push(turnAt[k] + (hasTurn(st) ? 1 : 0)); if (hasTurn(st)) starts.push(k + 1); });
+  // moverAt[i]: whose that turn is (after the last move too, when no one is to move)
+  const turnAt = [1], starts = [0], moverAt = [data.initial.to_move ?? null];
+  data.steps.forEach((st, k) => {
+    const began = st.events.find((e) => e.kind === "turn_began");
+    turnAt.push(turnAt[k] + (began ? 1 : 0));
+    moverAt.push(began ? began.seat : moverAt[k]);
+    if (began) starts.push(k + 1);
+  });
   const log = new TurnLog($("log"), names);
   const scrub = $("scrub");
   scrub.max = total;
@@ -34,10 +41,21 @@ export async function openReplay(gameId, lang) {
   let i = Math.max(0, Math.min(total, Number(asked) || 0));
   let timer = null;
 
-  const playersAt = (k) => {
-    const s = k === 0 ? data.initial : data.steps[k - 1].state;
-    return { s, players: names.map((name, seat) => ({ seat, name, ...seats[seat], ...s.players[seat] })) };
+  // who plays each seat after k steps: as at the start, then each hand-over or take-back (told
+  // with the move after it, so in force from the position after that move)
+  const seatsAt = (k) => {
+    const now = seats.map((x) => ({ ...x }));
+    for (const c of data.seat_changes || []) {
+      if (c.version < k) now[c.seat] = c.kind === "bot" ? { kind: "bot", bot: seats[c.seat].bot || "heuristic" } : { kind: "human", bot: null };
+    }
+    return now;
   };
+  const playersAt = (k) => {
+    const s = k === 0 ? data.initial : data.steps[k - 1].state, who = seatsAt(k);
+    return { s, players: names.map((name, seat) => ({ seat, name, ...who[seat], ...s.players[seat] })) };
+  };
+  const stepEntries = (st) => [...(st.notes || []).map((line) => ({ kind: "note", seat: null, line })),
+    ...entriesOf(st.events, st.narration, st.told)];
   const show = (animate = false) => {
     const { s, players } = playersAt(i);
     const before = { ...spots };
@@ -47,18 +65,19 @@ export async function openReplay(gameId, lang) {
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
     showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);
     if (animate && !still()) { walkPawns($("board"), data.steps[i - 1].events, before); flyTokens(data.steps[i - 1].events); }
-    $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[s.to_move] ?? "" })}`;
+    $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[moverAt[i]] ?? "" })}`;
     $("step").dataset.step = i;
     $("step").dataset.turn = turnAt[i];
     scrub.value = i;
     scrub.setAttribute("aria-valuetext", $("step").textContent);
     // the log of the last 30 turns, numbered as at the live table
     const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
-    log.reset(turnAt[from], names);
-    for (let k = from; k < i; k++) log.add(entriesOf(data.steps[k].events, data.steps[k].narration, data.steps[k].told));
+    log.reset(turnAt[from], names, moverAt[from]);
+    for (let k = from; k < i; k++) log.add(stepEntries(data.steps[k]));
     const last = data.steps[total - 1];
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
-      payout: last ? payoutOf(last.events, last.narration, last.told) : [] });
+      payout: last ? payoutOf(last.events, last.narration, last.told) : [] },
+      { start: data.record.ruleset?.start_tokens ?? null });
     $("back").disabled = $("first").disabled = $("back-turn").disabled = i === 0;
     $("forward").disabled = $("last").disabled = $("forward-turn").disabled = i === total;
     history.replaceState(null, "", `${location.pathname}?step=${i}`);

@@ -14,7 +14,8 @@ function make(tag, text, attrs = {}) {
   return node;
 }
 
-export async function openRules() {
+// `playNow`: the home page's one click to a table against bots, offered here too.
+export async function openRules(playNow = null) {
   if (!meta) meta = await (await fetch("/api/meta")).json();
   const page = document.getElementById("rules-page");
   page.hidden = false;
@@ -51,7 +52,13 @@ export async function openRules() {
   for (const b of meta.bots) bots.append(make("dt", t(`web.bot.${b}`, {}, b)), make("dd", t(`web.bot.${b}.about`, {}, "")));
   const back = make("p");
   back.append(make("a", t("web.back_home"), { href: "/" }));
-  page.replaceChildren(make("h2", t("web.rules_heading")), make("p", t("web.home.about")), printed,
+  const play = make("p");
+  if (playNow) {
+    const b = make("button", t("web.play_now"), { type: "button", class: "primary", id: "rules-play-now" });
+    b.onclick = () => playNow();
+    play.append(b);
+  }
+  page.replaceChildren(make("h2", t("web.rules_heading")), make("p", t("web.home.about")), play, printed,
     make("h3", t("web.rules.squares")), make("p", t("web.rules.squares_about")), squares,
     make("h3", t("web.rules.editions")), make("p", t("web.rules.editions_about")), editions,
     make("h3", t("web.bots_heading")), bots, back);

@@ -174,16 +174,24 @@ function invitePanel(game, you) {
 // ctx: {you: [seats held], seatTokens: {seat: token}, send(msg)}
 export function decorateSeats(game, ctx) {
   seats.clock = game.clock;
+  // the clock is this browser's to watch: the seat to move is held here by a person
+  seats.mine = !!game.clock && ctx.you.includes(game.clock.seat) && game.players[game.clock.seat].kind === "human";
   if (game.clock) seats.skew = Date.parse(game.clock.now) - Date.now();
   const mine = ctx.you.filter((s) => ctx.seatTokens[s]);
   const held = mine.find((s) => game.players[s].kind === "human") ?? mine[0];
   for (const p of game.players) {
     const li = document.querySelector(`#players [data-player="${p.seat}"]`);
     if (!li) continue;
-    const dot = make("span", null, { class: "presence", role: "img", "data-present": p.present,
-      title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
-    const name = li.querySelector(".name");  // the dot goes right before the name
-    if (name) name.before(dot, " "); else li.prepend(dot);
+    // Presence is a person's: a bot has no dot (unless the seat's owner is here to take it back).
+    if (p.kind !== "bot" || p.present) {
+      const dot = make("span", null, { class: "presence", role: "img", "data-present": p.present,
+        title: t(p.present ? "web.present" : "web.away"), "aria-label": t(p.present ? "web.present" : "web.away") });
+      const name = li.querySelector(".name");  // the dot goes right before the name
+      if (name) name.before(dot, " "); else li.prepend(dot);
+    }
+    if (p.kind === "human" && !p.present && p.away_since && !game.over) {  // since when
+      (li.querySelector(".name") || li.firstChild).after(" ", make("span", "", { class: "away", "data-away-since": p.away_since }));
+    }
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
@@ -242,17 +250,54 @@ function ownButtons(li, p, ctx) {
   li.append(other);
 }
 
-// The countdown of the seat to move: the server's deadline, corrected by the server's clock.
-function tick() {
-  const node = document.querySelector("[data-clock]");
-  if (!node || !seats.clock) return;
-  const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - (Date.now() + seats.skew)) / 1000));
-  const d = Math.floor(left / 86400), h = Math.floor(left / 3600) % 24, m = Math.floor(left / 60) % 60, s = left % 60;
+// "0:14", "1:02:03", "2:03:04:05": seconds as the clocks show them.
+function clockText(seconds) {
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds / 3600) % 24, m = Math.floor(seconds / 60) % 60, s = seconds % 60;
   const two = (n) => String(n).padStart(2, "0");
-  const text = d ? `${d}:${two(h)}:${two(m)}:${two(s)}` : h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-  node.textContent = text;
-  node.dataset.left = left;
-  node.setAttribute("aria-label", t("web.time_left", { time: text }));
+  return d ? `${d}:${two(h)}:${two(m)}:${two(s)}` : h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+// The countdown of the seat to move (in its row, and large beside the turn banner, which is in
+// the phone's bar too): the server's deadline, corrected by the server's clock; red from 10 s.
+// And how long each absent player has been away ("away 0:14").
+function tick() {
+  const now = Date.now() + seats.skew;
+  for (const node of document.querySelectorAll("[data-away-since]")) {
+    node.textContent = t("web.away_for", { time: clockText(Math.max(0, Math.floor((now - Date.parse(node.dataset.awaySince)) / 1000))) });
+  }
+  const big = $("turn-clock");
+  if (big) big.hidden = !seats.clock;
+  if (!seats.clock) return;
+  const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - now) / 1000));
+  const text = clockText(left);
+  warn(left, text);
+  for (const node of [document.querySelector("[data-clock]"), big]) {
+    if (!node) continue;
+    node.textContent = text;
+    node.dataset.left = left;
+    node.dataset.low = left <= 10;
+    node.setAttribute("aria-label", t("web.time_left", { time: text }));
+  }
+}
+
+// At 10 s left on this browser's own move: said once to a screen reader (an alert), and a tick
+// if the player turned the sound on.
+function warn(left, text) {
+  const box = $("clock-warning");
+  if (!box) return;
+  const due = seats.mine && left <= 10 && left > 0;
+  if (!due) { if (!seats.mine) box.textContent = ""; return; }
+  if (seats.warned === seats.clock.deadline) return;
+  seats.warned = seats.clock.deadline;
+  box.textContent = t("web.clock_warning", { time: text });
+  if (localStorage.getItem("robinson.sound") === "on") {
+    try {
+      const ctx = (seats.audio = seats.audio || new AudioContext()), o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = 1200; g.gain.value = 0.06;
+      o.connect(g).connect(ctx.destination);
+      o.start(); o.stop(ctx.currentTime + 0.05);
+    } catch { /* no audio here: the clock is red and the warning said */ }
+  }
 }
 
 // ---------------------------------------------------------------------------- the home page

@@ -4,10 +4,10 @@
 // Other modules add their own panels without editing this file much: `addPanel(fn)` calls
 // fn(game, view) after every render, with view = { you, seatTokens, table, send, box } where
 // box is the #side-panels element (each panel keeps its own child there).
-import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, robotIcon, seatIcon, spots } from "./board.js";
+import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
-import { flyTokens, parrotMoment, tumbleDie, walkPawns } from "./motion.js";
+import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
@@ -19,7 +19,16 @@ export function make(tag, text, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
-export function showError(message) { $("error").textContent = message || ""; }
+// A refused move or request, in a toast in the viewport (an alert: read out at once); it goes
+// by itself after a while, or when the next move is accepted.
+let errorTimer = null;
+export function showError(message, stay = false) {
+  $("error").textContent = message || "";
+  clearTimeout(errorTimer);
+  if (message && !stay) errorTimer = setTimeout(() => { $("error").textContent = ""; }, 8000);
+}
+// The connection's state ("Connection lost; reconnecting…"), in view until it is back.
+export function showConnection(message) { $("connection").textContent = message || ""; }
 
 const state = { table: null, tokens: [], seatTokens: {}, you: [], game: null, ws: null, busy: false,
   retry: 500, payoutShown: null, log: null, wasMine: false };
@@ -108,11 +117,11 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${state.table}`);
   state.ws = ws;
-  ws.onopen = () => { state.retry = 500; showError(""); hello(); };
+  ws.onopen = () => { state.retry = 500; showConnection(""); hello(); };
   ws.onmessage = (m) => receive(JSON.parse(m.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) return;
-    showError(t("web.connection_lost"));
+    showConnection(t("web.connection_lost"));
     // lost connection (its server process may have gone): come back through the load balancer
     // and resync with hello; jittered so the viewers of a dead process do not return at once
     setTimeout(connect, state.retry * (0.5 + Math.random()));
@@ -132,7 +141,8 @@ async function receive(msg) {
       if (texts.game !== msg.game.id) { await ensureTexts(texts.lang, msg.game.id); redrawBoard(); }
       showDie(msg.game.last_roll, false);
     }
-    state.log.reset(msg.log_turn || 1, names(state.game));
+    const turn = msg.log_turn || 1;  // the first turn shown is the game's first: its mover is known
+    state.log.reset(turn, names(state.game), turn === 1 ? msg.game.first ?? null : null);
     const kinds = msg.log_kinds || msg.log.map(() => ["", null]);
     state.log.add(msg.log.map((line, i) => ({ kind: kinds[i][0], seat: kinds[i][1], line })));
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
@@ -185,10 +195,13 @@ function renderTurn(game) {
     text = mover.kind === "bot" ? t("web.bot_thinking", { name: mover.name }) : t("ui.waiting", { name: mover.name });
   }
   if (!state.you.length) text = `${t("web.watching")} ${text}`;
+  $("sound-box").hidden = !state.you.length;  // "when it is my turn": never, for a spectator
   banner.dataset.state = kind;
   banner.textContent = text;
   document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
   if (mine && !state.wasMine && $("sound").checked) beep();
+  // your turn begins: your pawn in sight (on a phone it may be under the bar), gently
+  if (mine && !state.wasMine && mover.position > 0) requestAnimationFrame(() => bringIntoView(mover.position));
   state.wasMine = mine;
 }
 
@@ -205,12 +218,45 @@ function beep() {
   } catch { /* no audio here: the banner says it */ }
 }
 
+// A decision's option with where it leads: "Move on → 9 The cave" (its chance is added by
+// odds.js when it comes); "Stay" where the pawn does not move.
+function optionLabel(move, square) {
+  if (move === "roll") return t("ui.roll");
+  const option = texts.options[move] || move;
+  if (square === null || square === undefined) return option;
+  const title = texts.squares[square - 1]?.title ?? "";
+  // "Paddle to 27: Savages", not "Paddle to 27 → 27 Savages": the label may name the square
+  if (new RegExp(`(^|\\D)${square}(\\D|$)`).test(option)) return t("web.option_titled", { option, title });
+  return t("web.option_to", { option, square, title });
+}
+
+// Hovering or focusing an option lights the square it leads to on the board, with a ghost of
+// the mover's pawn there when it would move.
+function showLeadOn(button, square, seat, moves) {
+  button.dataset.target = square;
+  const on = () => { markTarget($("board"), square, moves ? seat : null); bringIntoView(square); };
+  const off = () => markTarget($("board"), null);
+  button.addEventListener("focus", on); button.addEventListener("mouseenter", on);
+  button.addEventListener("blur", off); button.addEventListener("mouseleave", off);
+}
+
+// A square kept in sight: on a phone the fixed bar covers the bottom of the window, so the
+// square must be between the top and the bar (scrolled there only if it is not).
+function bringIntoView(square) {
+  const card = document.querySelector(`#board [data-square="${square}"]`);
+  if (!card) return;
+  const box = card.getBoundingClientRect(), dock = $("dock").getBoundingClientRect();
+  const bottom = getComputedStyle($("dock")).position === "fixed" ? dock.top : window.innerHeight;
+  const by = box.top < 0 ? box.top - 8 : box.bottom > bottom ? box.bottom - bottom + 8 : 0;
+  if (by) window.scrollBy({ top: by, behavior: still() ? "auto" : "smooth" });
+}
+
 function render(game) {
   state.busy = false;
+  markTarget($("board"), null);
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
-  showOdds(game.id, game.version, game.over ? null : game.to_move);
   renderInForce(game);
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
@@ -222,9 +268,11 @@ function render(game) {
   actions.dataset.version = game.version;
   const mover = game.players[game.to_move];
   if (!game.over && state.you.includes(game.to_move) && mover.kind === "human") {
+    const leads = Object.fromEntries((game.leads || []).map((l) => [l.option, l.square]));
     for (const move of game.legal) {
-      const label = move === "roll" ? t("ui.roll") : texts.options[move] || move;
-      const b = make("button", label, { type: "button", "data-move": move });
+      const b = make("button", null, { type: "button", "data-move": move });
+      b.append(make("span", optionLabel(move, leads[move]), { class: "option" }), make("span", null, { class: "chance" }));
+      if (move in leads) showLeadOn(b, leads[move] ?? mover.position, game.to_move, leads[move] !== null);
       b.onclick = () => {
         if (state.busy) return;
         state.busy = true;
@@ -236,6 +284,7 @@ function render(game) {
     // Keep the keyboard where the play is: the new buttons take the focus the old ones had.
     if (hadFocus || document.activeElement === document.body || !document.activeElement) actions.firstChild?.focus();
   }
+  showOdds(game.id, game.version, game.over ? null : game.to_move);  // after the buttons: it fills their chances
   if (game.over && state.you.length) {  // the rematch, where the moves were: big and in reach
     const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
     b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });
@@ -243,7 +292,7 @@ function render(game) {
   }
   const fresh = game.over && state.payoutShown !== game.id;
   if (game.over) state.payoutShown = game.id;
-  renderEnd($("end"), game, { fresh, links: true });
+  renderEnd($("end"), game, { fresh, links: true, start: game.ruleset?.start_tokens ?? null });
   if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
   for (const panel of panels) panel(game, view());
 }

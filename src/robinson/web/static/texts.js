@@ -43,10 +43,13 @@ export function pickedLanguage() {
 
 export function rememberLanguage(lang) { localStorage.setItem(PICKED, lang); }
 
-// With no pick: the browser's own language if it is one of ours, else English.
-export function browserLanguage() {
-  return LANGS.find((l) => (navigator.languages || [navigator.language]).some((n) => n.startsWith(l))) || "en";
+// The browser's own language if it is one of ours, else null.
+export function ownLanguage() {
+  return LANGS.find((l) => (navigator.languages || [navigator.language]).some((n) => n.startsWith(l))) || null;
 }
+
+// With no pick: the browser's own language if it is one of ours, else English.
+export function browserLanguage() { return ownLanguage() || "en"; }
 
 export async function loadTexts(lang, gameId) {
   const q = gameId ? `?game=${encodeURIComponent(gameId)}` : "";
