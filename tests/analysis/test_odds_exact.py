@@ -9,10 +9,10 @@ import random
 import numpy as np
 import pytest
 from odds_positions import constructed, eager, inside, played, wins_from
+from tests.shared import analyzed_p_win
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import solve_game
-from robinson.analysis.exact.summary import analyze
 from robinson.analysis.odds import position_odds, tables
 from robinson.analysis.odds.exact import chain_index, turn_order
 from robinson.analysis.odds.simulated import winners
@@ -37,10 +37,9 @@ def test_the_opening_equals_analyze_for_2_3_and_4_players(edition: str) -> None:
     ruleset = Ruleset(edition)
     for policy, most in (("eager", 4), ("optimal", 4 if edition == "standard" else 3)):
         for players in range(2, most + 1):
-            expected = analyze(ruleset, players, policy)["p_win"]
-            if players == most:  # `analyze` solved all the chains: keep them, do not solve twice
-                game = solve_game(ruleset, players, policy)
-                tables.store_solution(ruleset, policy, [c.values for c in game.chains])
+            # `analyze` solves afresh; its chains become the odds' tables unless the run has
+            # them already (tests/shared.py: solved once per run, not once per worker)
+            expected = analyzed_p_win(edition, players, policy)
             odds = position_odds(new_game(players, ruleset), policy)
             assert odds["method"] == "exact" and odds["policy"] == policy
             assert odds["p_win"] == pytest.approx(expected, abs=1e-15), (policy, players)

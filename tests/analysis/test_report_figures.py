@@ -11,30 +11,32 @@ from typing import Any
 import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
+from tests.shared import REPORT_GAMES, REPORT_SEED, analyzed_p_win, report_data, report_page
 
-from robinson.analysis.exact.summary import analyze
 from robinson.analysis.headline import headline
 from robinson.analysis.report import figures
-from robinson.analysis.report.data import ReportData, collect
-from robinson.analysis.report.page import render
+from robinson.analysis.report.data import ReportData
 from robinson.analysis.report.words import ReportWords
 from robinson.engine import EDITIONS, Ruleset
 from robinson.i18n import Translator
 
-GAMES = 300
+GAMES = REPORT_GAMES
 
 
 @pytest.fixture(scope="module")
 def data() -> ReportData:
-    return collect(GAMES, 2)
+    """`collect(GAMES, REPORT_SEED)`, collected once per run and shared with test_report_lang.py."""
+    data: ReportData = report_data()
+    assert (data.games, data.seed) == (GAMES, REPORT_SEED)
+    return data
 
 
 def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: ReportData) -> None:
     for n in (2, 3, 4):
-        expected = analyze(Ruleset("standard"), n, "eager")["p_win"]
+        expected = analyzed_p_win("standard", n, "eager")  # solved afresh, once per run
         assert data.exact_seats[n] == pytest.approx(expected, abs=1e-14), n
     assert data.exact_editions["standard"] == pytest.approx(data.exact_seats[4], abs=1e-15)
-    classic = analyze(Ruleset("classic"), 4, "eager")["p_win"]
+    classic = analyzed_p_win("classic", 4, "eager")
     assert data.exact_editions["classic"] == pytest.approx(classic, abs=1e-14)
     assert set(data.exact_editions) == set(EDITIONS)
 
@@ -42,7 +44,7 @@ def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: Repo
 def test_the_first_screen_states_what_the_solver_found(data: ReportData) -> None:
     found = headline(Ruleset("standard"), 4)
     assert data.found["by_living"] == found["by_living"]
-    page = render(data, "en")
+    page = report_page("en")  # rendered from `data`
     first = re.findall(r"<h2>(.*?)</h2>", page)[0]
     assert first == Translator("en").gettext("report.found.title")
     body = page[page.index(first) : page.index("<h2>", page.index(first))]
@@ -143,7 +145,7 @@ def test_no_duplicate_curves_no_empty_axis_and_every_title_says_its_method(
 
 
 def test_plots_are_drawn_at_twice_the_size_they_are_shown(data: ReportData) -> None:
-    page = render(data, "en")
+    page = report_page("en")  # rendered from `data`
     for width, png_width in _image_widths(page):
         assert png_width == 2 * width or png_width == 2 * width + 1
         assert width >= 500

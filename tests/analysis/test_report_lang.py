@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.shared import REPORT_GAMES, report_page
 
 from robinson.analysis.report import build_report
-from robinson.analysis.report.data import ReportData, collect
-from robinson.analysis.report.page import render
 from robinson.cli import build_parser
 from robinson.engine import RobinsonError
 from robinson.i18n import LANGUAGES, Translator
@@ -30,14 +29,18 @@ SECTIONS = (
 )
 
 
-@pytest.fixture(scope="module")
-def data() -> ReportData:
-    return collect(200, 1)
+class Pages(dict[str, str]):
+    """The report's page per language, each rendered when a test first reads it: once per run
+    over all the workers (tests/shared.py), so two workers render two languages side by side."""
+
+    def __missing__(self, lang: str) -> str:
+        self[lang] = page = report_page(lang)
+        return page
 
 
 @pytest.fixture(scope="module")
-def pages(data: ReportData) -> dict[str, str]:
-    return {lang: render(data, lang) for lang in LANGUAGES}
+def pages() -> dict[str, str]:
+    return Pages()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -74,7 +77,7 @@ def test_numbers_are_written_the_languages_way(pages: dict[str, str]) -> None:
     assert re.search(percent.format(sep=",", space="\xa0"), pages["lv"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["cs"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["ca"])
-    assert "200 games per setting" in pages["en"]
+    assert f"{REPORT_GAMES} games per setting" in pages["en"]
 
 
 @pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
