@@ -103,6 +103,29 @@ def report_page(lang: str) -> str:
     )
 
 
+def report_words(lang: str) -> str:
+    """The same page with every plot built (in `lang`) but not drawn to PNG (an empty image):
+    for the tests that read the page's words, not its pictures. Drawing the eight PNGs is about
+    four seconds a language; the plots' own words and numbers are checked on drawn figures in
+    every language by test_report_figures.py, their pixels on the English page."""
+    from unittest import mock
+
+    import matplotlib.pyplot as plt
+
+    from robinson.analysis.report import figures
+    from robinson.analysis.report.page import render
+
+    def undrawn(fig: Any) -> bytes:
+        plt.close(fig)
+        return b""
+
+    def build() -> str:
+        with mock.patch.object(figures, "to_png", undrawn):
+            return render(report_data(), lang)
+
+    return once(f"report-words-{REPORT_GAMES}-{REPORT_SEED}-{lang}", build)
+
+
 # -- exact solves ----------------------------------------------------------------------------
 
 
