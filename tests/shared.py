@@ -17,7 +17,9 @@ import fcntl
 import os
 import pickle
 import tempfile
+import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,25 +38,34 @@ def run_dir() -> Path:
     return path
 
 
+class Busy(Exception):
+    """Another worker holds the lock (`locked(..., wait=False)`)."""
+
+
 @contextlib.contextmanager
-def locked(name: str) -> Iterator[None]:
-    """Hold this run's lock `name` (one holder over all the workers)."""
+def locked(name: str, wait: bool = True) -> Iterator[None]:
+    """Hold this run's lock `name` (one holder over all the workers); with `wait=False`, raise
+    `Busy` at once if another holds it."""
     with open(run_dir() / f"{name}.lock", "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise Busy(name) from None
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def once(name: str, build: Callable[[], T]) -> T:
+def once(name: str, build: Callable[[], T], wait: bool = True) -> T:
     """`build()`, called once per run over all the workers (the others unpickle its result);
-    `name` must say everything the result depends on."""
+    `name` must say everything the result depends on. With `wait=False`, raise `Busy` instead
+    of waiting while another worker builds it."""
     key = (os.environ.get("ROBINSON_CACHE_DIR", ""), name)
     if key in _MEMO:
         return _MEMO[key]  # type: ignore[no-any-return]
     path = run_dir() / f"{name}.pickle"
-    with locked(name):
+    with locked(name, wait):
         if path.is_file():
             value = pickle.loads(path.read_bytes())
         else:
@@ -64,6 +75,21 @@ def once(name: str, build: Callable[[], T]) -> T:
             os.replace(f.name, path)
     _MEMO[key] = value
     return value
+
+
+def all_of(calls: list[Callable[[], object]]) -> None:
+    """Make each `once` call (made with `wait=False`), taking first those no other worker is
+    building: a worker builds what is free instead of waiting for what another one builds."""
+    pending = list(calls)
+    while pending:
+        for call in list(pending):
+            try:
+                call()
+                pending.remove(call)
+            except Busy:
+                pass
+        if pending:  # all of them being built elsewhere: look again shortly
+            time.sleep(0.2)
 
 
 # -- the report (tests/analysis/test_report_lang.py, test_report_figures.py, test_sim_cli.py) -----
@@ -87,8 +113,8 @@ def report_data() -> Any:
     """`collect(REPORT_GAMES, REPORT_SEED)`: the report's figures, collected once per run."""
     from robinson.analysis.report.data import collect
 
-    for edition, policy in REPORT_CHAINS:  # solved by `analyze`, not a second time by the tables
-        analyzed_p_win(edition, 4, policy)
+    # solved by `analyze`, not a second time by the tables
+    all_of([partial(analyzed_p_win, e, 4, p, wait=False) for e, p in REPORT_CHAINS])
     return once(
         f"report-data-{REPORT_GAMES}-{REPORT_SEED}", lambda: collect(REPORT_GAMES, REPORT_SEED)
     )
@@ -129,7 +155,7 @@ def report_words(lang: str) -> str:
 # -- exact solves ----------------------------------------------------------------------------
 
 
-def analyzed_p_win(edition: str, players: int, policy: str) -> list[float]:
+def analyzed_p_win(edition: str, players: int, policy: str, wait: bool = True) -> list[float]:
     """`analyze(Ruleset(edition), players, policy)["p_win"]`: solved afresh by `analyze` (not read
     from the odds' tables it is compared with), once per run over all the workers.
 
@@ -156,4 +182,4 @@ def analyzed_p_win(edition: str, players: int, policy: str) -> list[float]:
             solve_game.cache_clear()
         return p_win
 
-    return once(f"analyze-{edition}-{players}-{policy}", build)
+    return once(f"analyze-{edition}-{players}-{policy}", build, wait)

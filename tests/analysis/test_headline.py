@@ -5,10 +5,11 @@ lone player deviates; and the solitaires product is what it says it is."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pytest
-from tests.shared import analyzed_p_win
+from tests.shared import all_of, analyzed_p_win
 
 from robinson.analysis.exact.game import solve_game
 from robinson.analysis.exact.single import single_figures
@@ -16,6 +17,7 @@ from robinson.analysis.headline import headline, placings, sentence, solitaires,
 from robinson.cli import main
 from robinson.engine import EDITIONS, Ruleset
 
+POLICIES = ("eager", "optimal")
 SIZES = [(e, n) for e in EDITIONS for n in (2, 3)] + [("standard", 4)]
 
 
@@ -30,8 +32,7 @@ def test_the_forward_option_is_never_worse_while_an_opponent_lives(
         # The chains the odds keep on disk, which `headline` below reads too: solved once per
         # run by solve_game (through `analyze`, tests/shared.py), the option values computed
         # from them here.
-        for policy in ("eager", "optimal"):
-            analyzed_p_win(edition, players, policy)
+        all_of([partial(analyzed_p_win, edition, players, p, wait=False) for p in POLICIES])
         game = stored_game(ruleset, players, "optimal")
     for m in range(2, players + 1):
         ok = placings(game, m)
