@@ -38,8 +38,11 @@ unit: $(STAMP)
 	$(BIN)/pytest -q
 
 # The fast tier (tests/tiers.py) on every core: no test in it starts a server or a browser.
+# Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set (containers): each worker would
+# otherwise compile every module and rewrite every test module's asserts on every run (about
+# 2.5 s of CPU a process); __pycache__ is ignored by git and holds numba's caches anyway.
 fast: $(STAMP)
-	$(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser and not slow"
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n auto --dist worksteal -m "not system and not browser and not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_games.py

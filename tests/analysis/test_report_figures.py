@@ -11,28 +11,37 @@ from typing import Any
 import matplotlib.pyplot as plt
 import pytest
 from matplotlib.figure import Figure
+from tests.shared import (
+    REPORT_GAMES,
+    REPORT_SEED,
+    analyzed,
+    analyzed_p_win,
+    report_data,
+    report_page,
+)
 
-from robinson.analysis.exact.summary import analyze
 from robinson.analysis.headline import headline
 from robinson.analysis.report import figures
-from robinson.analysis.report.data import ReportData, collect
-from robinson.analysis.report.page import render
+from robinson.analysis.report.data import ReportData
 from robinson.analysis.report.words import ReportWords
 from robinson.engine import EDITIONS, Ruleset
 from robinson.i18n import Translator
 
-GAMES = 300
+GAMES = REPORT_GAMES
 
 
 @pytest.fixture(scope="module")
 def data() -> ReportData:
-    return collect(GAMES, 2)
+    """`collect(GAMES, REPORT_SEED)`, collected once per run and shared with test_report_lang.py."""
+    data: ReportData = report_data()
+    assert (data.games, data.seed) == (GAMES, REPORT_SEED)
+    return data
 
 
 def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: ReportData) -> None:
     sizes = {t.players: t for t in data.table_sizes}
     for n in (2, 3, 4):
-        figures = analyze(Ruleset("standard"), n, "eager")
+        figures = analyzed("standard", n, "eager")  # solved afresh, once per run
         assert data.exact_seats[n] == pytest.approx(figures["p_win"], abs=1e-14), n
         # The length of a game and the weighted value of each choice: analyze's, exactly.
         assert sizes[n].turns_exact and sizes[n].turns == figures["length"]["turns"], n
@@ -43,7 +52,7 @@ def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: Repo
         shown = {(a.square, a.roll): (a.per_game, {a.option: a.gain}) for a in data.arising[n]}
         assert shown == weighted, n
     assert data.exact_editions["standard"] == pytest.approx(data.exact_seats[4], abs=1e-15)
-    classic = analyze(Ruleset("classic"), 4, "eager")["p_win"]
+    classic = analyzed_p_win("classic", 4, "eager")
     assert data.exact_editions["classic"] == pytest.approx(classic, abs=1e-14)
     assert set(data.exact_editions) == set(EDITIONS)
 
@@ -51,7 +60,7 @@ def test_win_chances_of_2_to_4_players_are_exact_and_those_of_analyze(data: Repo
 def test_the_first_screen_states_what_the_solver_found(data: ReportData) -> None:
     found = headline(Ruleset("standard"), 4)
     assert data.found["by_living"] == found["by_living"]
-    page = render(data, "en")
+    page = report_page("en")  # rendered from `data`
     first = re.findall(r"<h2>(.*?)</h2>", page)[0]
     assert first == Translator("en").gettext("report.found.title")
     body = page[page.index(first) : page.index("<h2>", page.index(first))]
@@ -152,7 +161,7 @@ def test_no_duplicate_curves_no_empty_axis_and_every_title_says_its_method(
 
 
 def test_plots_are_drawn_at_twice_the_size_they_are_shown(data: ReportData) -> None:
-    page = render(data, "en")
+    page = report_page("en")  # rendered from `data`
     for width, png_width in _image_widths(page):
         assert png_width == 2 * width or png_width == 2 * width + 1
         assert width >= 500

@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.shared import REPORT_GAMES, report_page, report_words
 
 from robinson.analysis.report import build_report
-from robinson.analysis.report.data import ReportData, collect
-from robinson.analysis.report.page import render
 from robinson.cli import build_parser
 from robinson.engine import RobinsonError
 from robinson.i18n import LANGUAGES, Translator
@@ -30,14 +29,20 @@ SECTIONS = (
 )
 
 
-@pytest.fixture(scope="module")
-def data() -> ReportData:
-    return collect(200, 1)
+class Pages(dict[str, str]):
+    """The report's page per language, each rendered when a test first reads it: once per run
+    over all the workers (tests/shared.py), so two workers render two languages side by side.
+    These tests read the words: the plots are built in the language but not drawn to PNG
+    (`report_words`), except in English, whose drawn page the figure tests share."""
+
+    def __missing__(self, lang: str) -> str:
+        self[lang] = page = report_page(lang) if lang == "en" else report_words(lang)
+        return page
 
 
 @pytest.fixture(scope="module")
-def pages(data: ReportData) -> dict[str, str]:
-    return {lang: render(data, lang) for lang in LANGUAGES}
+def pages() -> dict[str, str]:
+    return Pages()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -74,7 +79,7 @@ def test_numbers_are_written_the_languages_way(pages: dict[str, str]) -> None:
     assert re.search(percent.format(sep=",", space="\xa0"), pages["lv"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["cs"])
     assert re.search(percent.format(sep=",", space="\xa0"), pages["ca"])
-    assert "200 games per setting" in pages["en"]
+    assert f"{REPORT_GAMES} games per setting" in pages["en"]
 
 
 @pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
@@ -120,7 +125,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.browser
-def test_report_fits_a_phone_screen(pages: dict[str, str], tmp_path: Path) -> None:
+def test_report_fits_a_phone_screen(tmp_path: Path) -> None:
     """Opened in a real Chromium (Debian's, via Playwright) at a phone's width, the page does not
     scroll sideways, its plots fit the screen, and wide tables scroll within their own box."""
     chromium = shutil.which("chromium")
@@ -129,7 +134,7 @@ def test_report_fits_a_phone_screen(pages: dict[str, str], tmp_path: Path) -> No
     from playwright.sync_api import sync_playwright
 
     page_file = tmp_path / "index.html"
-    page_file.write_text(pages["cs"], encoding="utf-8")
+    page_file.write_text(report_page("cs"), encoding="utf-8")  # with its plots drawn
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:

@@ -17,13 +17,8 @@ from robinson.web.settings import Rates, Settings, tunables
 def test_every_option_of_serve_is_the_value_the_app_is_made_with(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notes = logging.getLogger("robinson")  # serve adds its handler: taken off afterwards
-    monkeypatch.setattr(notes, "handlers", [])
-    monkeypatch.setattr(notes, "level", notes.level)
     made: list[Settings] = []
-    served: list[dict[str, Any]] = []
-    monkeypatch.setattr("robinson.web.app.create_app", lambda settings: made.append(settings))
-    monkeypatch.setattr("uvicorn.run", lambda app, **options: served.append(options))
+    served = _stand_ins(monkeypatch, made)
     url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
     argv = ["serve", "--port", "8123", "--database", url]
     wanted: dict[str, float] = {}
@@ -37,4 +32,46 @@ def test_every_option_of_serve_is_the_value_the_app_is_made_with(
     assert "unload_after" in wanted and "absent_after" in wanted and "bot_delay" in wanted
     assert settings.rates == Rates(tables="7/minute", actions="8/second", sockets="9/hour")
     assert settings.database_url == url and settings.redis_url is None
-    assert [(o["host"], o["port"]) for o in served] == [("127.0.0.1", 8123)]
+    assert [(o.config.host, o.config.port, o.sockets) for o in served] == [
+        ("127.0.0.1", 8123, None)  # uvicorn binds the port itself
+    ]
+
+
+def test_port_0_says_the_port_the_system_chose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served = _stand_ins(monkeypatch, [])
+    assert main(["serve", "--port", "0", "--database", f"sqlite:///{tmp_path / 'r.sqlite3'}"]) == 0
+    ((sock,),) = [o.sockets for o in served]  # bound before the line is printed, served by uvicorn
+    try:
+        port = sock.getsockname()[1]
+    finally:
+        sock.close()
+    assert port > 0
+    assert f"Robinson is at http://localhost:{port}/" in capsys.readouterr().out
+
+
+class _Served:
+    """Stands in for `uvicorn.Server`: keeps its config and the sockets it was told to serve."""
+
+    def __init__(self, config: Any) -> None:
+        self.config, self.sockets = config, None
+
+    def run(self, sockets: list[Any] | None = None) -> None:
+        self.sockets = sockets
+
+
+def _stand_ins(monkeypatch: pytest.MonkeyPatch, made: list[Settings]) -> list[_Served]:
+    """The app (made: its settings kept) and uvicorn's server (the servers made, returned)."""
+    notes = logging.getLogger("robinson")  # serve adds its handler: taken off afterwards
+    monkeypatch.setattr(notes, "handlers", [])
+    monkeypatch.setattr(notes, "level", notes.level)
+    served: list[_Served] = []
+
+    def server(config: Any) -> _Served:
+        served.append(_Served(config))
+        return served[-1]
+
+    monkeypatch.setattr("robinson.web.app.create_app", lambda settings: made.append(settings))
+    monkeypatch.setattr("uvicorn.Server", server)
+    return served

@@ -125,13 +125,7 @@ def run(args: argparse.Namespace) -> int:
         **{f.name: getattr(args, f.name) for f in tunables()},
     )
     app = create_app(settings)
-    shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""
-    print(
-        f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)}{shared})",
-        flush=True,
-    )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=port,
@@ -139,6 +133,17 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=65536,
         ws_ping_interval=settings.ping_interval,
     )
+    sockets = None
+    if port == 0:  # the system picks a free port: bind it here (as uvicorn does) to say which
+        sockets = [config.bind_socket()]
+        port = sockets[0].getsockname()[1]
+    shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    shared = f", shared through {_safe_redis(redis_url)}" if redis_url else ""
+    print(
+        f"Robinson is at http://{shown}:{port}/  (games stored in {_safe(url)}{shared})",
+        flush=True,
+    )
+    uvicorn.Server(config).run(sockets=sockets)
     return 0
 
 

@@ -8,6 +8,7 @@ Either the whole action is applied or, on an error, nothing is.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from robinson.engine import board
 from robinson.engine.actions import FACES, Action, Choose, Roll
@@ -42,6 +43,9 @@ _DIE_PROBABILITY = 1 / len(FACES)
 _ROLLS = tuple(Roll(f) for f in FACES)
 _OUTCOMES = tuple((r, _DIE_PROBABILITY) for r in _ROLLS)
 _CHOICES = {phase: tuple(Choose(o) for o in options) for phase, options in DECISIONS.items()}
+# A seat's fields, read by `_Table` from every player of the state on every action.
+_POSITION, _PURSE, _ALIVE = attrgetter("position"), attrgetter("purse"), attrgetter("alive")
+_FRIDAY, _SKIPS, _MARKED = attrgetter("friday"), attrgetter("skips"), attrgetter("shipwrecked")
 
 
 def _decision_square(board_: Board, phase: Phase) -> int:
@@ -100,7 +104,11 @@ def expected(state: State) -> str:
 def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
     """The state after `action`, and the events it produced. Raises `IllegalAction` if the action
     is not allowed now; the input state is never changed."""
-    if action not in legal_actions(state):
+    if type(action) is Roll:  # the common case, without comparing it to six rolls
+        legal = state.phase is Phase.ROLL and action.face in FACES
+    else:
+        legal = action in legal_actions(state)
+    if not legal:
         raise IllegalAction(
             f"{action} is not allowed now: expected {expected(state)}",
             expected=tuple(str(a) for a in legal_actions(state)),
@@ -118,18 +126,28 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 class _Table:
     """A mutable working copy of one state, for resolving a single action."""
 
+    # Slots: the attributes are read and written many times per action (the simulator's
+    # equivalence tests replay hundreds of thousands of actions through here).
+    __slots__ = (
+        "alive", "bank", "board", "events", "friday", "marked", "optional", "original",
+        "pending_roll", "phase", "position", "purse", "rules", "ruleset", "seat", "skips",
+        "squares", "winner",
+    )  # fmt: skip
+
     def __init__(self, state: State) -> None:
         self.original = state
         self.ruleset = state.ruleset
-        self.optional = state.ruleset.optional_choices
-        self.board = state.ruleset.board
+        self.rules = rules = state.ruleset.rules  # the edition, looked up once
+        self.optional = rules.optional
+        self.board = rules.board
         self.squares = self.board.squares  # a plain tuple: indexed on every roll
-        self.position = [p.position for p in state.players]
-        self.purse = [p.purse for p in state.players]
-        self.alive = [p.alive for p in state.players]
-        self.friday = [p.friday for p in state.players]
-        self.skips = [p.skips for p in state.players]
-        self.marked = [p.shipwrecked for p in state.players]
+        players = state.players
+        self.position = list(map(_POSITION, players))
+        self.purse = list(map(_PURSE, players))
+        self.alive = list(map(_ALIVE, players))
+        self.friday = list(map(_FRIDAY, players))
+        self.skips = list(map(_SKIPS, players))
+        self.marked = list(map(_MARKED, players))
         self.bank = state.bank
         self.seat = state.to_move if state.to_move is not None else 0
         self.phase = state.phase
@@ -141,7 +159,7 @@ class _Table:
         over = self.phase is Phase.OVER
         return State(
             ruleset=self.ruleset,
-            players=tuple(self._player(i, p) for i, p in enumerate(self.original.players)),
+            players=self._players(),
             bank=self.bank,
             to_move=None if over else self.seat,
             phase=self.phase,
@@ -149,26 +167,26 @@ class _Table:
             winner=self.winner,
         )
 
-    def _player(self, i: int, before: Player) -> Player:
-        """Seat i after the action; the old value itself when nothing of it changed."""
-        after = (
-            self.position[i],
-            self.purse[i],
-            self.alive[i],
-            self.friday[i],
-            self.skips[i],
-            self.marked[i],
-        )
-        if after == (
-            before.position,
-            before.purse,
-            before.alive,
-            before.friday,
-            before.skips,
-            before.shipwrecked,
-        ):
-            return before
-        return Player(*after)
+    def _players(self) -> tuple[Player, ...]:
+        """Every seat after the action; a seat's old value itself when nothing of it changed."""
+        position, purse, alive = self.position, self.purse, self.alive
+        friday, skips, marked = self.friday, self.skips, self.marked
+        after = []
+        for i, before in enumerate(self.original.players):
+            if (
+                position[i] == before.position
+                and purse[i] == before.purse
+                and alive[i] == before.alive
+                and friday[i] == before.friday
+                and skips[i] == before.skips
+                and marked[i] == before.shipwrecked
+            ):
+                after.append(before)
+            else:
+                after.append(
+                    Player(position[i], purse[i], alive[i], friday[i], skips[i], marked[i])
+                )
+        return tuple(after)
 
     # -- seats ---------------------------------------------------------------------------------
 
@@ -279,7 +297,7 @@ class _Table:
             if neighbour is not None:
                 self.transfer(seat, neighbour, sq.amount, Reason.NEIGHBOUR)
         elif effect is Effect.FEVER:
-            if self.ruleset.fever is Fever.EXTRA_ROLL:
+            if self.rules.fever is Fever.EXTRA_ROLL:
                 self.events.append(ExtraRoll(seat, square))
                 return
             self.add_skip(seat, square)
@@ -430,8 +448,13 @@ class _Table:
         """Pass to the next living seat, using up pending skips on the way (rules 2.1, 3.1)."""
         self.phase, self.pending_roll = Phase.ROLL, None
         seat = self.seat
+        alive, n = self.alive, len(self.alive)
         while True:
-            seat = next(self._seats_after(seat), seat)  # alone: it is his turn again
+            # the next living seat (`_seats_after`, inlined: once per turn); alone: his again
+            for k in range(1, n):
+                if alive[(seat + k) % n]:
+                    seat = (seat + k) % n
+                    break
             if self.skips[seat] == 0:
                 break
             self.skips[seat] -= 1

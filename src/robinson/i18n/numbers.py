@@ -10,6 +10,8 @@ Babel (CLDR) gives the decimal sign and the grouping. Two things are ours, per l
 
 from __future__ import annotations
 
+import functools
+
 from babel import Locale
 from babel.numbers import NumberPattern, parse_pattern
 
@@ -20,7 +22,15 @@ NBSP = "\u00a0"
 _SPACED_PERCENT = frozenset({"lv", "cs", "ca"})
 
 
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(check_language(lang))
+
+
+@functools.cache
 def _pattern(locale: Locale, percent: bool, digits: int) -> NumberPattern:
+    """The language's pattern with `digits` decimals (kept: a plot's axis formats hundreds of
+    numbers, and parsing the locale and its pattern was most of the time of each)."""
     formats = locale.percent_formats if percent else locale.decimal_formats
     pattern = parse_pattern(formats[None].pattern)
     pattern.frac_prec = (digits, digits)
@@ -30,7 +40,7 @@ def _pattern(locale: Locale, percent: bool, digits: int) -> NumberPattern:
 def decimal(value: float, lang: str, digits: int = 2, signed: bool = False) -> str:
     """A decimal number: "1 234,50" (lv, cs), "1.234,50" (ca), "1,234.50" (en); "−0,30" with a
     real minus sign, "+0,30" when `signed`."""
-    locale = Locale.parse(check_language(lang))
+    locale = _locale(lang)
     text = str(_pattern(locale, False, digits).apply(abs(value), locale))
     if value < 0 and text.strip("0.,\u00a0\u202f ") != "":  # "−0,00" is just "0,00"
         return MINUS + text
@@ -39,7 +49,7 @@ def decimal(value: float, lang: str, digits: int = 2, signed: bool = False) -> s
 
 def percent(fraction: float, lang: str, digits: int = 1) -> str:
     """A share as a percentage: "36,3 %" (lv, cs, ca, no-break space), "36.3%" (en)."""
-    locale = Locale.parse(check_language(lang))
+    locale = _locale(lang)
     text = str(_pattern(locale, True, digits).apply(abs(fraction), locale))
     number = text.replace("%", "").strip(f" {NBSP}\u202f")
     text = f"{number}{NBSP}%" if lang in _SPACED_PERCENT else f"{number}%"
