@@ -159,10 +159,10 @@ def analyzed(edition: str, players: int, policy: str, wait: bool = True) -> dict
     """`analyze(Ruleset(edition), players, policy)`: solved afresh by `analyze` (not read
     from the odds' tables it is compared with), once per run over all the workers.
 
-    Its chains are written to the odds' tables (as `tables.store_solution` does) while the
-    tables' lock for those rules is held, so a worker that needs the same chains for the odds
-    or the report waits for them instead of solving them a second time (a 4-player chain is
-    about 5 s of CPU)."""
+    Its chains are written to the odds' tables (as `tables.store_solution` does, under the
+    tables' lock for those rules), so a worker that needs the same chains for the odds or the
+    report then reads them instead of solving them a second time (a 4-player chain is about
+    5 s of CPU)."""
     from robinson.analysis.exact.game import solve_game
     from robinson.analysis.exact.summary import analyze
     from robinson.analysis.odds import tables
@@ -171,9 +171,11 @@ def analyzed(edition: str, players: int, policy: str, wait: bool = True) -> dict
     def build() -> dict[str, Any]:
         ruleset = Ruleset(edition)
         rules = tables.rules_ruleset(ruleset)
-        with tables._lock(rules, policy):  # store_solution's own lock: not re-entrant
-            figures: dict[str, Any] = analyze(ruleset, players, policy)
-            game = solve_game(ruleset, players, policy)  # the solve `analyze` just made
+        # Not under the tables' lock: `analyze` reads the odds' tables itself (its weighted
+        # choice values, through `tables.ensure`, which takes that lock: not re-entrant).
+        figures: dict[str, Any] = analyze(ruleset, players, policy)
+        game = solve_game(ruleset, players, policy)  # the solve `analyze` just made
+        with tables._lock(rules, policy):  # store_solution's own lock
             for m, chain in enumerate(game.chains, start=1):
                 path = tables.table_path(rules, policy, m)
                 if not path.is_file():

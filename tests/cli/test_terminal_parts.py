@@ -12,9 +12,9 @@ import pytest
 
 from robinson.engine import EDITIONS, Choose, Roll, Ruleset, apply, from_text, new_game
 from robinson.i18n import LANGUAGES, Translator
+from robinson.i18n.leads import leads
 from robinson.tui.board import markers, standings_lines, status_lines, track_lines
 from robinson.tui.game import Seat, TerminalGame
-from robinson.tui.leads import leads
 
 NAMES = ("Anna", "Bruno", "Cila", "Dora", "Emil", "Fanny", "Gustav", "Hugo")
 

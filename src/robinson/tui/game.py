@@ -33,6 +33,7 @@ from robinson.engine import (
     apply,
 )
 from robinson.i18n import Translator
+from robinson.i18n.leads import leads
 from robinson.tui.board import (
     SEAT_STYLES,
     rules_help,
@@ -41,7 +42,6 @@ from robinson.tui.board import (
     status_lines,
     track_lines,
 )
-from robinson.tui.leads import leads
 
 
 class OddsLines(Protocol):

@@ -23,8 +23,10 @@ from robinson.web.protocol.errors import ServiceError
 T = TypeVar("T")
 
 WORKERS = 1  # one core of two for heavy work: the loop and the store keep the other
-QUEUE = 32  # jobs waiting or running over every client
-PER_CLIENT = 2  # jobs waiting or running for one address
+QUEUE = 64  # jobs waiting or running over every client
+PER_CLIENT = (
+    4  # jobs waiting or running for one address (a page at a game's end asks for 2-3 at once)
+)
 RETRY_SECONDS = 1
 
 

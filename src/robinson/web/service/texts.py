@@ -10,7 +10,7 @@ from typing import Any
 from robinson.engine import OPTIONS, SQUARES, Event, Ruleset, State
 from robinson.i18n import LANGUAGES, Translator
 from robinson.i18n.catalogs import check_language, load_catalog, translations
-from robinson.tui.leads import leads as option_leads
+from robinson.i18n.leads import leads as option_leads
 
 __all__ = ["LANGUAGES", "check_language"]
 
@@ -41,7 +41,7 @@ def prompt(lang: str, state: State, names: Sequence[str]) -> str:
 
 def leads(lang: str, state: State) -> list[dict[str, Any]]:
     """Where each option of the pending decision takes the pawn (None: it stays), as the
-    terminal says it (robinson.tui.leads): the page names it on the option's button."""
+    terminal says it (robinson.i18n.leads): the page names it on the option's button."""
     found = option_leads(_translator(lang), state)
     return [{"option": x.option, "square": x.square} for x in found]
 
