@@ -14,7 +14,7 @@ PRAGMAs, how each reports a duplicate step) and here (PostgreSQL's schema lock).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -241,13 +241,15 @@ class Store:
             return bool(done.rowcount == 1)
 
     @_guarded
-    def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
+    def set_seen(self, table_id: str, seen: Mapping[int, int]) -> None:
+        """The seats' last-seen times (seat: Unix ms), in one transaction."""
         with self.engine.begin() as conn:
-            conn.execute(
-                update(seats)
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(seen_at=seen_at)
-            )
+            for seat, seen_at in seen.items():
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                    .values(seen_at=seen_at)
+                )
 
     # -- reads ---------------------------------------------------------------------------------
 
