@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from robinson.web.api import ERRORS, Service
+from robinson.web.api import ERRORS, Service, client
 from robinson.web.protocol.client import ClaimIn, DeviceIn, HostIn
 from robinson.web.protocol.server import Claimed, Invites, Offer, SeatLink
 from robinson.web.service.invites import check_origin
@@ -39,7 +39,9 @@ async def invites(
     table_id: str, body: HostIn, request: Request, service: Service
 ) -> dict[str, Any]:
     """The host's Invite panel: each human seat, its link and QR code while unclaimed."""
-    return await service.invites(table_id, body.host, _origin(request, body.origin))
+    return await service.invites(
+        table_id, body.host, _origin(request, body.origin), client(request)
+    )
 
 
 @router.post("/{table_id}/seats/{seat}/invite", response_model=SeatLink)
@@ -47,7 +49,9 @@ async def reinvite(
     table_id: str, seat: int, body: HostIn, request: Request, service: Service
 ) -> dict[str, Any]:
     """The host invites someone new to an absent seat; the old secret stops working."""
-    return await service.reinvite(table_id, body.host, seat, _origin(request, body.origin))
+    return await service.reinvite(
+        table_id, body.host, seat, _origin(request, body.origin), client(request)
+    )
 
 
 @router.post("/{table_id}/seats/{seat}/device", response_model=SeatLink)
@@ -55,4 +59,6 @@ async def device(
     table_id: str, seat: int, body: DeviceIn, request: Request, service: Service
 ) -> dict[str, Any]:
     """A seat's own link and QR code, to continue on another device."""
-    return await service.device_link(table_id, body.token, seat, _origin(request, body.origin))
+    return await service.device_link(
+        table_id, body.token, seat, _origin(request, body.origin), client(request)
+    )

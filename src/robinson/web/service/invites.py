@@ -16,6 +16,8 @@ import hashlib
 import hmac
 import io
 import re
+import threading
+from collections import OrderedDict
 
 import segno
 
@@ -45,8 +47,32 @@ def check_origin(origin: object) -> str | None:
 
 
 def qr_svg(text: str) -> str:
-    """`text` as a QR code, an inline SVG element (segno; no script, no external reference)."""
+    """`text` as a QR code, an inline SVG element (segno; no script, no external reference),
+    made once and kept (the newest QR_KEPT): a link's code is made on the heavy lane
+    (seats.py `qr_codes`), then read from here. Safe on any thread."""
+    kept = qr_kept(text)
+    if kept is not None:
+        return kept
     out = io.BytesIO()
     qr = segno.make(text, error="m")
     qr.save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False)
-    return out.getvalue().decode("ascii")
+    svg = out.getvalue().decode("ascii")
+    with _qr_lock:
+        _qr[text] = svg
+        while len(_qr) > QR_KEPT:
+            _qr.popitem(last=False)
+    return svg
+
+
+def qr_kept(text: str) -> str | None:
+    """The code of `text` if it was made already."""
+    with _qr_lock:
+        svg = _qr.get(text)
+        if svg is not None:
+            _qr.move_to_end(text)
+        return svg
+
+
+QR_KEPT = 2000  # codes kept (about 5 kB each)
+_qr: OrderedDict[str, str] = OrderedDict()
+_qr_lock = threading.Lock()

@@ -14,6 +14,7 @@ from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import invites
 from robinson.web.service.clock import Clock
+from robinson.web.service.lane import Lane
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable, token_hash
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
@@ -26,13 +27,28 @@ if TYPE_CHECKING:
 
 class Seats:
     def __init__(
-        self, moves: Moves, tables: Tables, presence: Presence, store: Store, clock: Clock
+        self,
+        moves: Moves,
+        tables: Tables,
+        presence: Presence,
+        store: Store,
+        clock: Clock,
+        lane: Lane,
     ) -> None:
+        self.lane = lane
         self.moves = moves
         self.tables = tables
         self.presence = presence
         self.store = store
         self.clock = clock
+
+    async def qr_codes(self, texts: list[str], client: str | None) -> dict[str, str]:
+        """The QR code of each of `texts`: those not made yet are made on the heavy lane (175
+        ms for nine), counted against `client`; each is made once (invites.py keeps them)."""
+        kept = {text: invites.qr_kept(text) for text in texts}
+        if all(svg is not None for svg in kept.values()):
+            return {text: svg for text, svg in kept.items() if svg is not None}
+        return await self.lane.run(lambda: {text: invites.qr_svg(text) for text in texts}, client)
 
     def seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
@@ -156,14 +172,16 @@ class Seats:
             self.presence.drop_holders(table, seat)
             return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
 
-    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
+    async def invites(
+        self, table_id: str, host: object, origin: str, client: str | None = None
+    ) -> dict[str, Any]:
         """The host's view: each human seat, its invite link and QR code while unclaimed."""
         table = await self.tables.get(table_id)
         if not table.is_host(host):
             raise ServiceError("bad_token", "that is not the host's secret of this table")
         assert isinstance(host, str)
         present = table.present_anywhere()
-        out = []
+        out: list[dict[str, Any]] = []
         for row in table.seats:
             link = None
             if row.invite_sha256 is not None:
@@ -178,19 +196,22 @@ class Seats:
                     "claimed": row.invite_sha256 is None,
                     "present": row.seat in present,
                     "link": link,
-                    "qr": None if link is None else invites.qr_svg(origin + link),
                 }
             )
         spectator = f"/t/{table.id}"
+        links = [origin + s["link"] for s in out if s["link"]]
+        qr = await self.qr_codes([*links, origin + spectator], client)
+        for s in out:
+            s["qr"] = None if s["link"] is None else qr[origin + s["link"]]
         return {
             "table": table.id,
             "spectator": spectator,
-            "spectator_qr": invites.qr_svg(origin + spectator),
+            "spectator_qr": qr[origin + spectator],
             "seats": out,
         }
 
     async def reinvite(
-        self, table_id: str, host: object, seat: object, origin: str
+        self, table_id: str, host: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
         """The host gives an absent (or out of time, or never claimed) seat a new invite: the
         old secret and the old link stop working."""
@@ -229,10 +250,11 @@ class Seats:
             await self.moves.change_seats(table, (new_row,), (note,))
             self.presence.drop_holders(table, target)
             link = invites.invite_link(table.id, code)
-            return {"seat": target, "link": link, "qr": invites.qr_svg(origin + link)}
+        qr = await self.qr_codes([origin + link], client)
+        return {"seat": target, "link": link, "qr": qr[origin + link]}
 
     async def device_link(
-        self, table_id: str, token: object, seat: object, origin: str
+        self, table_id: str, token: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
         """A seat's own link, to continue on another device (it is the seat's secret)."""
         table = await self.tables.get(table_id)
@@ -240,4 +262,5 @@ class Seats:
         if own != self.seat_index(table, seat):
             raise ServiceError("bad_token", "only the seat's own secret gives its link")
         link = f"/t/{table.id}#{token}"
-        return {"seat": own, "link": link, "qr": invites.qr_svg(origin + link)}
+        qr = await self.qr_codes([origin + link], client)
+        return {"seat": own, "link": link, "qr": qr[origin + link]}

@@ -8,7 +8,7 @@ import { t, texts, tn } from "./texts.js";
 const HIDDEN = "robinson.odds.hidden";
 const RETRY_MS = 1500;
 const SVG = "http://www.w3.org/2000/svg";
-const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
+const wanted = { key: null, got: null };  // the position whose chances the page wants now (newest wins), and its answer
 
 // This module's own styles, so the page needs no more than the calls into it.
 if (!document.querySelector('link[href="/static/odds.css"]')) {
@@ -109,12 +109,15 @@ export async function showOdds(gameId, version, toMove = null) {
   note.hidden = hidden(); options.hidden = hidden();
   if (hidden()) return;
   const key = `${gameId}/${version}`;
-  wanted.key = key;
+  if (wanted.key !== key) {  // asked once per version: a `state` (presence) re-renders from it
+    wanted.key = key;
+    wanted.got = fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+  }
   let data;
   try {
-    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+    data = await wanted.got;
   } catch (e) {
-    if (wanted.key === key) note.textContent = e.message;
+    if (wanted.key === key) { note.textContent = e.message; wanted.key = null; }  // asked again next time
     return;
   }
   if (wanted.key !== key) return;  // a newer move came in meanwhile
