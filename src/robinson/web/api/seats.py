@@ -58,7 +58,15 @@ async def reinvite(
 async def device(
     table_id: str, seat: int, body: DeviceIn, request: Request, service: Service
 ) -> dict[str, Any]:
-    """A seat's own link and QR code, to continue on another device."""
+    """A one-time link and its QR code, to continue on another device (taken, the seat's
+    secret there is a new one and this browser's stops working)."""
     return await service.device_link(
         table_id, body.token, seat, _origin(request, body.origin), client(request)
     )
+
+
+@router.post("/{table_id}/seats/{seat}/revoke", response_model=Claimed)
+async def revoke(table_id: str, seat: int, body: DeviceIn, service: Service) -> dict[str, Any]:
+    """The seat's owner ends his other devices: a new secret for this browser; the old one
+    answers `bad_token` from now on."""
+    return await service.revoke(table_id, body.token, seat)

@@ -267,3 +267,6 @@ class GameService:
         self, table_id: str, token: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
         return await self.seats.device_link(table_id, token, seat, origin, client)
+
+    async def revoke(self, table_id: str, token: object, seat: object) -> dict[str, Any]:
+        return await self.seats.revoke(table_id, token, seat)

@@ -241,10 +241,25 @@ function ownButtons(li, p, ctx) {
     try {
       const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/device`, { token, origin: location.origin });
       other.append(make("p", t("web.other_device_note"), { class: "note" }),
-        linkRow(t("web.own_link", { name: p.name }), got.link, got.qr, { "data-device": p.seat }));
+        linkRow(t("web.own_link", { name: p.name }), got.link, got.qr, { "data-device": p.seat }), revokeButton(p, token));
     } catch (e) { showProblem(e.message); }
   };
   li.append(other);
+}
+
+// "Sign out my other devices": a new secret for this browser, the old one ends everywhere.
+function revokeButton(p, token) {
+  const b = make("button", t("web.revoke_devices"), { type: "button", "data-revoke": p.seat });
+  b.onclick = async () => {
+    try {
+      const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/revoke`, { token });
+      const known = new Set(JSON.parse(localStorage.getItem(TOKENS(seats.table)) || "[]"));
+      known.delete(token); known.add(got.token);
+      localStorage.setItem(TOKENS(seats.table), JSON.stringify([...known]));
+      location.reload();
+    } catch (e) { showProblem(e.message); }
+  };
+  return b;
 }
 
 // The countdown of the seat to move: the server's deadline, corrected by the server's clock.
