@@ -162,13 +162,26 @@ def test_an_invite_gives_its_seat_once_and_the_host_reinvites_an_absent_seat(
     )
 
 
-def test_a_seat_gets_its_own_link_for_another_device(server: Server) -> None:
+def test_a_seat_gets_a_one_time_link_for_another_device_and_revokes_the_others(
+    server: Server,
+) -> None:
     t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
     table, anna = t["table"], t["seats"][0]["token"]
     r = server.post(f"/api/tables/{table}/seats/0/device", {"token": anna})
-    assert r.status_code == 200 and r.json()["link"] == f"/t/{table}#{anna}"
+    assert r.status_code == 200 and anna not in r.json()["link"]
+    code = r.json()["link"].split("#i:")[1]
     r = server.post(f"/api/tables/{table}/seats/1/device", {"token": anna})
     assert _error(r) == "bad_token"
+    phone = server.post(f"/api/tables/{table}/claim", {"invite": code})
+    assert phone.status_code == 200 and phone.json()["seat"] == 0
+    r = server.post(f"/api/tables/{table}/claim", {"invite": code})
+    assert r.status_code == 410 and _error(r) == "link_expired"
+    assert _error(server.post(f"/api/tables/{table}/whoami", {"token": anna})) == "bad_token"
+    r = server.post(f"/api/tables/{table}/seats/0/revoke", {"token": phone.json()["token"]})
+    assert r.status_code == 200 and r.json()["seat"] == 0
+    old = server.post(f"/api/tables/{table}/whoami", {"token": phone.json()["token"]})
+    assert _error(old) == "bad_token"
+    assert server.post(f"/api/tables/{table}/whoami", {"token": r.json()["token"]}).is_success
 
 
 def test_the_clock_option_is_checked(server: Server) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from robinson.web.api import ERRORS, Service
+from robinson.web.api import ERRORS, Service, client
 from robinson.web.protocol.client import ClaimIn, DeviceIn, HostIn
 from robinson.web.protocol.server import Claimed, Invites, Offer, SeatLink
 from robinson.web.service.invites import check_origin
@@ -39,7 +39,9 @@ async def invites(
     table_id: str, body: HostIn, request: Request, service: Service
 ) -> dict[str, Any]:
     """The host's Invite panel: each human seat, its link and QR code while unclaimed."""
-    return await service.invites(table_id, body.host, _origin(request, body.origin))
+    return await service.invites(
+        table_id, body.host, _origin(request, body.origin), client(request)
+    )
 
 
 @router.post("/{table_id}/seats/{seat}/invite", response_model=SeatLink)
@@ -47,12 +49,24 @@ async def reinvite(
     table_id: str, seat: int, body: HostIn, request: Request, service: Service
 ) -> dict[str, Any]:
     """The host invites someone new to an absent seat; the old secret stops working."""
-    return await service.reinvite(table_id, body.host, seat, _origin(request, body.origin))
+    return await service.reinvite(
+        table_id, body.host, seat, _origin(request, body.origin), client(request)
+    )
 
 
 @router.post("/{table_id}/seats/{seat}/device", response_model=SeatLink)
 async def device(
     table_id: str, seat: int, body: DeviceIn, request: Request, service: Service
 ) -> dict[str, Any]:
-    """A seat's own link and QR code, to continue on another device."""
-    return await service.device_link(table_id, body.token, seat, _origin(request, body.origin))
+    """A one-time link and its QR code, to continue on another device (taken, the seat's
+    secret there is a new one and this browser's stops working)."""
+    return await service.device_link(
+        table_id, body.token, seat, _origin(request, body.origin), client(request)
+    )
+
+
+@router.post("/{table_id}/seats/{seat}/revoke", response_model=Claimed)
+async def revoke(table_id: str, seat: int, body: DeviceIn, service: Service) -> dict[str, Any]:
+    """The seat's owner ends his other devices: a new secret for this browser; the old one
+    answers `bad_token` from now on."""
+    return await service.revoke(table_id, body.token, seat)

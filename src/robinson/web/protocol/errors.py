@@ -19,6 +19,7 @@ ErrorCode = Literal[
     "seat_connected",
     "seat_taken",
     "bad_invite",
+    "link_expired",
     "illegal_action",
     "too_large",
     "storage_unavailable",
@@ -46,6 +47,7 @@ STATUS: dict[ErrorCode, int] = {
     "seat_connected": 409,  # someone else's seat while its player is connected (docs: Seats)
     "seat_taken": 409,  # the invite was used already (or replaced by a new one)
     "bad_invite": 403,  # the code was never an invite of this table
+    "link_expired": 410,  # a link to continue on another device: used, replaced or too old
     "illegal_action": 422,  # the rules do not allow that move now
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again

@@ -84,9 +84,9 @@ class GameService:
         )
         self.moves.after_change.append(self.driver.changed)
         self.presence = Presence(self.tables, cluster, store, clock, settings.absent_after)
-        self.seats = Seats(self.moves, self.tables, self.presence, store, clock)
+        self.lane = Lane()  # heavy work: replays, long records, the odds' simulations, QR codes
+        self.seats = Seats(self.moves, self.tables, self.presence, store, clock, self.lane)
         self.replica = Replica(self.tables, self.moves, self.presence, self.adopt)
-        self.lane = Lane()  # heavy work: replays, long records, the odds' simulations
         self.records = Records(self.tables, store, self.lane)
         self._chores: list[asyncio.Task[None]] = []
 
@@ -253,15 +253,20 @@ class GameService:
     async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
         return await self.seats.offer(table_id, invite)
 
-    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
-        return await self.seats.invites(table_id, host, origin)
+    async def invites(
+        self, table_id: str, host: object, origin: str, client: str | None = None
+    ) -> dict[str, Any]:
+        return await self.seats.invites(table_id, host, origin, client)
 
     async def reinvite(
-        self, table_id: str, host: object, seat: object, origin: str
+        self, table_id: str, host: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
-        return await self.seats.reinvite(table_id, host, seat, origin)
+        return await self.seats.reinvite(table_id, host, seat, origin, client)
 
     async def device_link(
-        self, table_id: str, token: object, seat: object, origin: str
+        self, table_id: str, token: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
-        return await self.seats.device_link(table_id, token, seat, origin)
+        return await self.seats.device_link(table_id, token, seat, origin, client)
+
+    async def revoke(self, table_id: str, token: object, seat: object) -> dict[str, Any]:
+        return await self.seats.revoke(table_id, token, seat)

@@ -23,7 +23,7 @@ from robinson.engine import (
 )
 from robinson.fairdice import SCHEME
 from robinson.web.protocol.limits import MAX_TOKEN, MIN_TOKEN
-from robinson.web.service.clock import Clock
+from robinson.web.service.clock import Clock, Timer
 from robinson.web.store.rows import GameRow, Note, SeatRow, TableRow
 
 # A seat handed to a bot by the clock after this many timed-out moves in a row: its owner takes
@@ -135,6 +135,21 @@ class LiveGame:
 
 
 @dataclass
+class PresenceNews:
+    """What a table's presence changes have not yet told (presence.py `_soon`): the cluster's
+    counts still to take off (per seat; additions are written at once), the seats' last-seen
+    times still to store, whether the viewers are owed a `state`; and the budget of broadcasts
+    (a token bucket: a few at once, then a few a second)."""
+
+    leaving: dict[int, int] = field(default_factory=dict)
+    seen: dict[int, int] = field(default_factory=dict)
+    owed: bool = False
+    budget: float = 0.0
+    filled_at: float | None = None  # the clock's monotonic seconds the budget was counted
+    timer: Timer | None = None  # the broadcast waiting for the budget
+
+
+@dataclass
 class LiveTable:
     id: str
     language: str
@@ -155,10 +170,10 @@ class LiveTable:
     loaded_at: int = 0
     created: int = 0  # Unix ms the table was made
     # Seats held by connections to other server processes (scaled out; web/cluster/presence.py), and
-    # this process's presence changes not yet written there (service `_presence`).
+    # this process's presence changes not yet told (presence.py).
     present_elsewhere: set[int] = field(default_factory=set)
     last_used: float = 0.0  # the clock's monotonic seconds it was last asked for (unload_idle)
-    presence_pending: list[tuple[int, int]] = field(default_factory=list)
+    news: PresenceNews = field(default_factory=PresenceNews)  # presence.py
     narration: dict[str, Narration] = field(default_factory=dict)  # per language (views.py)
     # The latest updates sent, per language: (game, version, the encoded text), for viewers
     # who come back having missed a few (views.py `greet`).

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("robinson.web")
 
+# Presence changes are shown (a `state` to the table's viewers) at most BURST at once, then RATE
+# a second per table; the changes meanwhile go out together (`Presence._soon`).
+BURST = 3
+RATE = 4.0
+
 
 class Presence:
     def __init__(
@@ -40,7 +45,8 @@ class Presence:
         self.clock = clock
         self.absent_after = absent_after
         self.chores: set[asyncio.Task[Any]] = set()
-        self._timers: list[Timer] = []  # absences to show later (cancelled at stop)
+        self._timers: list[Timer] = []  # absences and broadcasts to come (cancelled at stop)
+        self._absences: dict[str, tuple[float, Timer]] = {}  # per table: its latest absence
         tables.on_loaded.append(self.loaded)
 
     async def start(self) -> None:
@@ -126,38 +132,89 @@ class Presence:
             return True
         if left is not None and left > (table.seats[seat].seen_at or 0):
             table.seen(seat, left)  # its process died: the player left then, not on arrival
-            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, left))
+            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, {seat: left}))
         return False
 
     # -- keeping everyone told -----------------------------------------------------------------
 
     def _count(self, table: LiveTable, old: set[int], new: set[int]) -> None:
-        """A connection here no longer holds `old` but `new`: noted for the cluster's presence
-        (written by `_changed`, which every caller calls next)."""
-        table.presence_pending += [(seat, -1) for seat in old - new]
-        table.presence_pending += [(seat, +1) for seat in new - old]
+        """A connection here no longer holds `old` but `new`, for the cluster's presence. An
+        arrival is counted there at once, a departure with the next broadcast (`_tell`): the
+        cluster may count a seat a moment too long, never too short (a hand-over waits)."""
+        leaving = table.news.leaving
+        for seat in old - new:
+            leaving[seat] = leaving.get(seat, 0) - 1
+        arrived = []
+        for seat in new - old:
+            leaving[seat] = leaving.get(seat, 0) + 1
+            if leaving[seat] > 0:  # more arrivals than departures not yet told: now
+                arrived.append(seat)
+                leaving[seat] -= 1
+            if not leaving[seat]:
+                del leaving[seat]
+        if arrived:
+            self._in_background(self._share(table, [(seat, +1) for seat in arrived], {}))
 
     def _changed(self, table: LiveTable, before: set[int]) -> None:
-        """Who is connected here changed: remember when, show everyone here, and tell the
-        cluster (its presence first, then the other processes, which read it on that news)."""
+        """Who is connected here changed: remember when (in memory at once: hand-overs read
+        it), then show everyone, store it and tell the cluster, coalesced (`_soon`)."""
         after = table.present_seats()
         changed = before ^ after
-        pending, table.presence_pending = table.presence_pending, []
         now = self.clock.now_ms()
         for seat in changed:  # arrived or left: seen now
             table.seen(seat, now)
-            self._in_background(asyncio.to_thread(self.store.set_seen, table.id, seat, now))
+            table.news.seen[seat] = now
         if changed:
-            views.tell_state(table)
+            table.news.owed = True
         if before - after:  # someone left: tell everyone again when the seat counts as absent
             self.absence_later(table)
-        if pending or changed:
-            self._in_background(self._share(table, pending, {s: now for s in changed}))
+        if table.news.owed or table.news.leaving:
+            self._soon(table)
+
+    def _soon(self, table: LiveTable) -> None:
+        """Tell the table's presence news now if its budget allows (BURST at once, then RATE a
+        second), else once when it does: a flood of changes reaches each viewer as a few
+        `state`s a second, the last one right, and a few writes of `seen_at`."""
+        news = table.news
+        if news.timer is not None:
+            return  # a broadcast is due already: it will carry this change too
+        now = self.clock.monotonic()
+        if news.filled_at is None:
+            news.budget = BURST
+        else:
+            news.budget = min(BURST, news.budget + (now - news.filled_at) * RATE)
+        news.filled_at = now
+        if news.budget >= 1:
+            news.budget -= 1
+            self._tell(table)
+            return
+
+        def due() -> None:
+            news.timer = None
+            self._timers.remove(timer)
+            self._soon(table)
+
+        timer = news.timer = self.clock.call_later((1 - news.budget) / RATE, due)
+        self._timers.append(timer)
+
+    def _tell(self, table: LiveTable) -> None:
+        news = table.news
+        seen, news.seen = news.seen, {}
+        leaving = [(seat, n) for seat, n in news.leaving.items() if n]
+        news.leaving = {}
+        if news.owed:
+            news.owed = False
+            views.tell_state(table)
+        if seen:
+            write = asyncio.to_thread(self.store.set_seen, table.id, seen)
+            self._in_background(write)
+        if leaving or seen:
+            self._in_background(self._share(table, leaving, seen))
 
     async def _share(
-        self, table: LiveTable, pending: list[tuple[int, int]], seen: dict[int, int]
+        self, table: LiveTable, deltas: list[tuple[int, int]], seen: dict[int, int]
     ) -> None:
-        for seat, delta in pending:
+        for seat, delta in deltas:
             await self.cluster.presence.change(table.id, seat, delta)
         if seen:
             self.cluster.bus.publish(table.id, Seen(seen=seen))
@@ -174,7 +231,8 @@ class Presence:
         """Read who is connected to the other processes (scaled out), and show everyone."""
         if self.cluster.shared:
             table.present_elsewhere = await self.cluster.presence.elsewhere(table.id)
-        views.tell_state(table)
+        table.news.owed = True
+        self._soon(table)
 
     async def _sweep(self) -> None:
         """Scaled out: the dots of a process that died (its connections gone with it, no news
@@ -192,14 +250,23 @@ class Presence:
 
     def absence_later(self, table: LiveTable) -> None:
         """Tell everyone again when a seat that left counts as absent (and look again then at
-        the other processes: one may have died with its connections)."""
+        the other processes: one may have died with its connections). Departures less than a
+        second apart share one look, at the later one's time (a flood of them makes one)."""
+        due = self.clock.monotonic() + self.absent_after + 0.05
+        last = self._absences.get(table.id)
+        if last is not None and due - last[0] < 1.0:
+            last[1].cancel()
+            self._timers.remove(last[1])
 
         def show() -> None:
             self._timers.remove(timer)
+            if self._absences.get(table.id, (0.0, None))[1] is timer:
+                del self._absences[table.id]
             self._chore(self.refresh(table))
 
-        timer = self.clock.call_later(self.absent_after + 0.05, show)
+        timer = self.clock.call_later(due - self.clock.monotonic(), show)
         self._timers.append(timer)
+        self._absences[table.id] = (due, timer)
 
     def _in_background(self, work: Awaitable[None]) -> None:
         """Run `work` without waiting for it; a failure is logged (presence is not a move)."""

@@ -6,6 +6,7 @@ device. Every change is stored and told through moves.py `change_seats`.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import invites
 from robinson.web.service.clock import Clock
+from robinson.web.service.lane import Lane
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable, token_hash
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
@@ -26,13 +28,31 @@ if TYPE_CHECKING:
 
 class Seats:
     def __init__(
-        self, moves: Moves, tables: Tables, presence: Presence, store: Store, clock: Clock
+        self,
+        moves: Moves,
+        tables: Tables,
+        presence: Presence,
+        store: Store,
+        clock: Clock,
+        lane: Lane,
     ) -> None:
+        self.lane = lane
+        # The key of device codes: the seeds' key (every process of a cluster reads the same
+        # file); a store without one (tests) gets one of this process's.
+        self.key = store.seeds.key or secrets.token_bytes(32)
         self.moves = moves
         self.tables = tables
         self.presence = presence
         self.store = store
         self.clock = clock
+
+    async def qr_codes(self, texts: list[str], client: str | None) -> dict[str, str]:
+        """The QR code of each of `texts`: those not made yet are made on the heavy lane (175
+        ms for nine), counted against `client`; each is made once (invites.py keeps them)."""
+        kept = {text: invites.qr_kept(text) for text in texts}
+        if all(svg is not None for svg in kept.values()):
+            return {text: svg for text, svg in kept.items() if svg is not None}
+        return await self.lane.run(lambda: {text: invites.qr_svg(text) for text in texts}, client)
 
     def seat_index(self, table: LiveTable, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(table.seats):
@@ -102,9 +122,13 @@ class Seats:
 
     def invited(self, table: LiveTable, invite: object) -> int:
         """The seat `invite` offers now; `seat_taken` for an invite used or replaced already
-        (this game's notes keep their hashes), `bad_invite` for a code that never was one."""
+        (this game's notes keep their hashes), `bad_invite` for a code that never was one; a
+        device code (invites.py `device_code`): `link_expired` once used, replaced or old."""
         if not isinstance(invite, str) or not 8 <= len(invite) <= 200:
             raise ServiceError("bad_request", "invite is the code after '#i:' in the link")
+        device = invites.device_parts(invite)
+        if device is not None:
+            return self.device_seat(table, invite, *device)
         digest = token_hash(invite)
         seat = next((s.seat for s in table.seats if s.invite_sha256 == digest), None)
         if seat is not None:
@@ -122,6 +146,23 @@ class Seats:
             "bad_invite", "that is not an invite of this table: check the code after '#i:'"
         )
 
+    def device_seat(self, table: LiveTable, code: str, seat: int, issued: int) -> int:
+        if not 0 <= seat < len(table.seats):
+            raise ServiceError(
+                "bad_invite", "that is not an invite of this table: check the code after '#i:'"
+            )
+        row, now = table.seats[seat], self.clock.now_ms() // 1000
+        made = invites.device_code(self.key, table.id, seat, row.token_sha256, issued)
+        fresh = 0 <= now - issued <= invites.DEVICE_SECONDS
+        if not (fresh and hmac.compare_digest(made, code)):
+            raise ServiceError(
+                "link_expired",
+                "this link to continue on another device was used, replaced or is more than "
+                f"{invites.DEVICE_SECONDS // 60} minutes old: ask for a new one on the device "
+                "that has the seat",
+            )
+        return seat
+
     async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
         """What an invite offers, spending nothing: the page shows it with a "Take this seat"
         button (a link checker that opens the page takes no seat)."""
@@ -137,11 +178,14 @@ class Seats:
         async with table.lock:
             seat = self.invited(table, invite)
             assert isinstance(invite, str)
-            digest = token_hash(invite)
-            token = secrets.token_urlsafe(24)
+            device = invites.device_parts(invite) is not None
+            digest = None if device else token_hash(invite)
+            token, old = secrets.token_urlsafe(24), table.seats[seat].token_sha256
             if not await asyncio.to_thread(
-                self.store.claim, table.id, seat, digest, token_hash(token)
+                self.store.claim, table.id, seat, digest, token_hash(token), old
             ):
+                if device:
+                    raise ServiceError("link_expired", "this link was used just now")
                 raise ServiceError(
                     "seat_taken",
                     "this invite was used already: the seat is taken (ask the "
@@ -150,20 +194,28 @@ class Seats:
             # Spent in the store already (compare and set, against any other process); the
             # change below tells everyone, with the same row.
             row = table.seats[seat]
-            claimed = replace(row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0)
-            note = Note(table.game.version, "claimed", {"seat": seat, "invite": digest})
-            await self.moves.change_seats(table, (claimed,), (note,))
+            notes: tuple[Note, ...] = ()
+            if device:  # the same player on another device: no note, his timeouts stay
+                claimed = replace(row, token_sha256=token_hash(token))
+            else:
+                claimed = replace(
+                    row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0
+                )
+                notes = (Note(table.game.version, "claimed", {"seat": seat, "invite": digest}),)
+            await self.moves.change_seats(table, (claimed,), notes)
             self.presence.drop_holders(table, seat)
             return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
 
-    async def invites(self, table_id: str, host: object, origin: str) -> dict[str, Any]:
+    async def invites(
+        self, table_id: str, host: object, origin: str, client: str | None = None
+    ) -> dict[str, Any]:
         """The host's view: each human seat, its invite link and QR code while unclaimed."""
         table = await self.tables.get(table_id)
         if not table.is_host(host):
             raise ServiceError("bad_token", "that is not the host's secret of this table")
         assert isinstance(host, str)
         present = table.present_anywhere()
-        out = []
+        out: list[dict[str, Any]] = []
         for row in table.seats:
             link = None
             if row.invite_sha256 is not None:
@@ -178,19 +230,22 @@ class Seats:
                     "claimed": row.invite_sha256 is None,
                     "present": row.seat in present,
                     "link": link,
-                    "qr": None if link is None else invites.qr_svg(origin + link),
                 }
             )
         spectator = f"/t/{table.id}"
+        links = [origin + s["link"] for s in out if s["link"]]
+        qr = await self.qr_codes([*links, origin + spectator], client)
+        for s in out:
+            s["qr"] = None if s["link"] is None else qr[origin + s["link"]]
         return {
             "table": table.id,
             "spectator": spectator,
-            "spectator_qr": invites.qr_svg(origin + spectator),
+            "spectator_qr": qr[origin + spectator],
             "seats": out,
         }
 
     async def reinvite(
-        self, table_id: str, host: object, seat: object, origin: str
+        self, table_id: str, host: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
         """The host gives an absent (or out of time, or never claimed) seat a new invite: the
         old secret and the old link stop working."""
@@ -229,15 +284,38 @@ class Seats:
             await self.moves.change_seats(table, (new_row,), (note,))
             self.presence.drop_holders(table, target)
             link = invites.invite_link(table.id, code)
-            return {"seat": target, "link": link, "qr": invites.qr_svg(origin + link)}
+        qr = await self.qr_codes([origin + link], client)
+        return {"seat": target, "link": link, "qr": qr[origin + link]}
 
     async def device_link(
-        self, table_id: str, token: object, seat: object, origin: str
+        self, table_id: str, token: object, seat: object, origin: str, client: str | None = None
     ) -> dict[str, Any]:
-        """A seat's own link, to continue on another device (it is the seat's secret)."""
+        """A one-time link to continue on another device (invites.py `device_code`): it holds
+        no secret of the seat; taking it gives that device a new one (this one's stops)."""
         table = await self.tables.get(table_id)
         own = self.tables.authenticate(table, token)
         if own != self.seat_index(table, seat):
             raise ServiceError("bad_token", "only the seat's own secret gives its link")
-        link = f"/t/{table.id}#{token}"
-        return {"seat": own, "link": link, "qr": invites.qr_svg(origin + link)}
+        issued = self.clock.now_ms() // 1000
+        code = invites.device_code(self.key, table.id, own, table.seats[own].token_sha256, issued)
+        link = invites.invite_link(table.id, code)
+        qr = await self.qr_codes([origin + link], client)
+        return {"seat": own, "link": link, "qr": qr[origin + link]}
+
+    async def revoke(self, table_id: str, token: object, seat: object) -> dict[str, Any]:
+        """The seat's owner ends his other devices: a new secret for him alone; the old one
+        (every other device's, and its device links) answers `bad_token` from now on."""
+        table = await self.tables.get(table_id)
+        own = self.tables.authenticate(table, token)
+        if own != self.seat_index(table, seat):
+            raise ServiceError("bad_token", "only the seat's own secret can revoke its devices")
+        async with table.lock:
+            row, fresh = table.seats[own], secrets.token_urlsafe(24)
+            if not await asyncio.to_thread(
+                self.store.claim, table.id, own, None, token_hash(fresh), row.token_sha256
+            ):
+                raise ServiceError("bad_token", "the seat's secret changed meanwhile")
+            new_row = replace(row, token_sha256=token_hash(fresh))
+            await self.moves.change_seats(table, (new_row,), ())
+            self.presence.drop_holders(table, own)
+        return {"seat": own, "token": fresh, "link": f"/t/{table.id}#{fresh}"}

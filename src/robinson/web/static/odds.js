@@ -9,7 +9,9 @@ const HIDDEN = "robinson.odds.hidden";
 const RETRY_MS = 1500;
 const SVG = "http://www.w3.org/2000/svg";
 const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
-const known = new Map();  // "game/version" -> its chances (a past position's never change)
+// "game/version" -> the answer for it, asked once (a past position's chances never change; a
+// `state`, presence, re-renders from it, and a redrawn list keeps its bars with no empty blink)
+const known = new Map();
 
 // This module's own styles, so the page needs no more than the calls into it.
 if (!document.querySelector('link[href="/static/odds.css"]')) {
@@ -38,16 +40,20 @@ export function percent(p) {
 
 const hidden = () => localStorage.getItem(HIDDEN) === "1";
 
+// A 202 (the chances being solved) is asked again until the answer comes; a 429 or 503 (too
+// many long computations at once, from this address or in all) a few times, after Retry-After.
 async function fetchJson(url) {
-  for (;;) {
+  for (let refused = 0; ; ) {
     const r = await fetch(url);
-    if (r.status !== 202) {
+    const busy = (r.status === 429 || r.status === 503) && refused++ < 5;
+    if (r.status !== 202 && !busy) {
       const data = await r.json();
       if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
       return data;
     }
-    markComputing();
-    await new Promise((done) => setTimeout(done, RETRY_MS));
+    if (!busy) markComputing();
+    const wait = busy ? 1000 * (Number(r.headers.get("retry-after")) || 1) : RETRY_MS;
+    await new Promise((done) => setTimeout(done, wait));
   }
 }
 
@@ -111,16 +117,19 @@ export async function showOdds(gameId, version, toMove = null) {
   if (hidden()) return;
   const key = `${gameId}/${version}`;
   wanted.key = key;
-  let data = known.get(key);  // the list was redrawn at the same position (a seat changed):
-  if (!data) {                // the bars keep their values at once, with no empty blink
-    try {
-      data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
-    } catch (e) {
-      if (wanted.key === key) note.textContent = e.message;
-      return;
-    }
-    known.set(key, data);
+  let asked = known.get(key);
+  if (!asked) {
+    asked = fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+    known.set(key, asked);
     if (known.size > 64) known.delete(known.keys().next().value);
+  }
+  let data;
+  try {
+    data = await asked;
+  } catch (e) {
+    known.delete(key);  // asked again next time
+    if (wanted.key === key) note.textContent = e.message;
+    return;
   }
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";

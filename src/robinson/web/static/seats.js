@@ -129,9 +129,9 @@ function linkRow(label, path, qr, attrs) {
 // The host's Invite panel: each unclaimed seat's link, Copy and QR; the spectator link; a new
 // invite for a claimed seat that is absent or out of time. Shown on the table page and right
 // after creating a table (also when coming Back to it: the links come from the server).
-export async function renderInvites(box, table, host, game = null, skip = []) {
-  let data;
-  try { data = await post(`/api/tables/${table}/invites`, { host, origin: location.origin }); } catch { box.hidden = true; return; }
+export async function renderInvites(box, table, host, game = null, skip = [], known = null) {
+  let data = known;  // the answer of before, when the seats have not changed since
+  try { data = data || await post(`/api/tables/${table}/invites`, { host, origin: location.origin }); } catch { box.hidden = true; return null; }
   box.hidden = false;
   box.replaceChildren(make("h2", t("web.invites")));
   // Not the seats this browser plays itself (the host's own, or all of them in hot-seat).
@@ -144,6 +144,7 @@ export async function renderInvites(box, table, host, game = null, skip = []) {
         const b = make("button", t("web.reinvite", { name: s.name }), { type: "button", "data-reinvite": s.seat });
         b.onclick = async () => {
           try { await post(`/api/tables/${table}/seats/${s.seat}/invite`, { host, origin: location.origin }); } catch (e) { showProblem(e.message); }
+          seats.asked = null;  // a new link: the panel's next drawing asks the server again
           renderInvites(box, table, host, game, skip);
         };
         row.append(" ", b);
@@ -152,6 +153,7 @@ export async function renderInvites(box, table, host, game = null, skip = []) {
     }
   }
   box.append(linkRow(t("web.spectator_link"), data.spectator, data.spectator_qr, { "data-spectator": "" }));
+  return data;
 }
 
 function showProblem(message) { const e = $("error"); if (e) e.textContent = message || ""; }
@@ -163,11 +165,14 @@ function invitePanel(game, you) {
     box = make("section", null, { id: "invites", class: "invites" });
     ($("side-panels") || $("side")).append(box);
   }
-  // Ask the server again only when what the panel shows can have changed.
-  const key = JSON.stringify([texts.lang, you, game.players.map((p) => [p.claimed, p.present, p.absent, p.timeouts > 0])]);
+  // Drawn again when what the panel shows can have changed; asked of the server (links, QR
+  // codes) again only when the seats changed, not for presence.
+  const asked = JSON.stringify([texts.lang, you, game.players.map((p) => [p.claimed, p.kind])]);
+  const key = JSON.stringify([asked, game.players.map((p) => [p.present, p.absent, p.timeouts > 0])]);
   if (key === seats.claimed) return;
   seats.claimed = key;
-  renderInvites(box, seats.table, seats.host, game, you);
+  if (asked !== seats.asked) { seats.asked = asked; seats.invites = null; }
+  renderInvites(box, seats.table, seats.host, game, you, seats.invites).then((data) => { if (seats.asked === asked) seats.invites = data; });
 }
 
 // ------------------------------------------------------------------------- the seats, per player
@@ -244,10 +249,25 @@ function ownButtons(li, p, ctx) {
     try {
       const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/device`, { token, origin: location.origin });
       other.append(make("p", t("web.other_device_note"), { class: "note" }),
-        linkRow(t("web.own_link", { name: p.name }), got.link, got.qr, { "data-device": p.seat }));
+        linkRow(t("web.own_link", { name: p.name }), got.link, got.qr, { "data-device": p.seat }), revokeButton(p, token));
     } catch (e) { showProblem(e.message); }
   };
   li.append(other);
+}
+
+// "Sign out my other devices": a new secret for this browser, the old one ends everywhere.
+function revokeButton(p, token) {
+  const b = make("button", t("web.revoke_devices"), { type: "button", "data-revoke": p.seat });
+  b.onclick = async () => {
+    try {
+      const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/revoke`, { token });
+      const known = new Set(JSON.parse(localStorage.getItem(TOKENS(seats.table)) || "[]"));
+      known.delete(token); known.add(got.token);
+      localStorage.setItem(TOKENS(seats.table), JSON.stringify([...known]));
+      location.reload();
+    } catch (e) { showProblem(e.message); }
+  };
+  return b;
 }
 
 // "0:14", "1:02:03", "2:03:04:05": seconds as the clocks show them.

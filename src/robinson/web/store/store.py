@@ -14,7 +14,7 @@ PRAGMAs, how each reports a duplicate step) and here (PostgreSQL's schema lock).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -225,29 +225,35 @@ class Store:
             )
 
     @_guarded
-    def claim(self, table_id: str, seat: int, invite_sha256: str, token_sha256: str) -> bool:
-        """Spend a seat's invite: the seat gets a new secret. False if the invite was spent
-        already (by another browser, maybe through another server process)."""
+    def claim(
+        self, table_id: str, seat: int, invite_sha256: str | None, token_sha256: str, old: str = ""
+    ) -> bool:
+        """Spend a seat's invite (None: a device code made while its secret hashed to `old`):
+        the seat gets a new secret. False if spent already (by another browser, maybe through
+        another server process)."""
+        spent = seats.c.token_sha256 == old
+        values: dict[str, Any] = {"token_sha256": token_sha256}
+        if invite_sha256 is not None:
+            spent = seats.c.invite_sha256 == invite_sha256
+            values = {**values, "invite_sha256": None, "timeouts": 0}
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seats)
-                .where(
-                    seats.c.table_id == table_id,
-                    seats.c.seat == seat,
-                    seats.c.invite_sha256 == invite_sha256,
-                )
-                .values(invite_sha256=None, token_sha256=token_sha256, timeouts=0)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, spent)
+                .values(values)
             )
             return bool(done.rowcount == 1)
 
     @_guarded
-    def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
+    def set_seen(self, table_id: str, seen: Mapping[int, int]) -> None:
+        """The seats' last-seen times (seat: Unix ms), in one transaction."""
         with self.engine.begin() as conn:
-            conn.execute(
-                update(seats)
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(seen_at=seen_at)
-            )
+            for seat, seen_at in seen.items():
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                    .values(seen_at=seen_at)
+                )
 
     # -- reads ---------------------------------------------------------------------------------
 
