@@ -33,8 +33,9 @@ from robinson.engine import (
     new_game,
     to_text,
 )
+from robinson.fairdice import SCHEME_V2
 from robinson.web.cluster import Cluster
-from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged
+from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged, SeedGiven
 from robinson.web.protocol.client import Move
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import views
@@ -107,8 +108,8 @@ class Moves:
             return game.version
 
     def roll(self, game: LiveGame) -> Roll:
-        """The game's next die, from its committed seed."""
-        return Roll(self.dice.face(bytes.fromhex(game.row.seed), game.rolls))
+        """The game's next die, from its committed seed (and the seats' seeds: live.py)."""
+        return Roll(self.dice.face(game.dice_key(), game.rolls))
 
     def action_for(self, game: LiveGame, move: Move) -> Action:
         if move == "roll":
@@ -241,6 +242,43 @@ class Moves:
         note = Note(table.game.version, kind, {"seat": seat})
         await self.change_seats(table, (row,), (note,))
 
+    # -- the seats' seeds for the dice (docs/fair-dice.md) --------------------------------------
+
+    async def give_seed(self, table: LiveTable, game_id: str, seat: int, seed: bytes) -> None:
+        """Store a seat's seed for the game's dice, then show it (lock held). Refused once the
+        game has a move (the first roll fixes the dice) or when the seat gave one already."""
+        game = table.game
+        fixed = ServiceError(
+            "seeds_fixed",
+            "the dice are fixed: a seat's seed counts only before the first roll, once",
+        )
+        if game.id != game_id or game.row.scheme != SCHEME_V2:
+            raise fixed
+        if game.version > 0 or seat in game.row.seeds:
+            raise fixed
+        try:
+            stored = await asyncio.to_thread(
+                self.store.add_seed, game.id, seat, seed.hex(), self.clock.now_ms()
+            )
+        except StorageDown as e:
+            log.warning("storing a dice seed of game %s failed: %s", game.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not store the seed; try again"
+            ) from None
+        if not stored:  # another process stored a move or this seat's seed first
+            await self.catch_up(table)
+            raise fixed
+        self.take_seed(table, game.id, seat, seed.hex())
+        self.cluster.bus.publish(table.id, SeedGiven(game=game.id, seat=seat, seed=seed.hex()))
+
+    def take_seed(self, table: LiveTable, game_id: str, seat: int, seed_hex: str) -> None:
+        """A stored seat's seed into this copy (given here or through another process)."""
+        game = table.game
+        if game.id == game_id and game.version == 0:
+            game.row.seeds[seat] = seed_hex
+            views.tell_state(table, ())
+            self.changed(table)
+
     # -- a new game ----------------------------------------------------------------------------
 
     async def rematch(self, table: LiveTable) -> str:
@@ -301,6 +339,7 @@ class Moves:
             step = Step(table.id, game.id, game.version, action, seat, 0, row.deadline)
             self.advance(table, step, state, events)
         game.deadline, game.notes = row.deadline, list(row.notes)
+        game.row.seeds = dict(row.seeds)  # the seats' seeds (given through other processes)
 
     async def reload(self, table: LiveTable) -> None:
         """Read the table and its current game afresh; every viewer here gets a snapshot."""

@@ -15,7 +15,15 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from robinson.web.cluster.messages import BusMessage, Moved, NewGame, Reload, SeatsChanged, Seen
+from robinson.web.cluster.messages import (
+    BusMessage,
+    Moved,
+    NewGame,
+    Reload,
+    SeatsChanged,
+    SeedGiven,
+    Seen,
+)
 from robinson.web.service.live import LiveTable
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
@@ -110,6 +118,8 @@ class Replica:
                 # seq < version: this copy has it already (it caught up before)
             case SeatsChanged():
                 self.moves.take_seats(table, message.change())
+            case SeedGiven():
+                self.moves.take_seed(table, message.game, message.seat, message.seed)
             case NewGame() | Reload():
                 await self.moves.reload(table)
             case Seen():

@@ -30,7 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, NoSuchModuleError
 
-from robinson.web.store import schema
+from robinson.fairdice import SCHEME
+from robinson.web.store import dice_seeds, schema
 from robinson.web.store.dialects import (
     EXAMPLE_URLS,
     _guarded,
@@ -135,6 +136,7 @@ class Store:
                 deadline=game.deadline,
                 to_move=game.first,
                 moved=game.created,
+                dice_scheme=game.scheme,
             )
         )
         conn.execute(
@@ -241,6 +243,11 @@ class Store:
             return bool(done.rowcount == 1)
 
     @_guarded
+    def add_seed(self, game_id: str, seat: int, seed_hex: str, at: int) -> bool:
+        """A seat's dice seed: False if the game has a move or the seat a seed (dice_seeds.py)."""
+        return dice_seeds.add(self.engine, game_id, seat, seed_hex, at)
+
+    @_guarded
     def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -299,6 +306,7 @@ class Store:
                 .where(notes.c.game_id == game_id)
                 .order_by(notes.c.id)
             ).all()
+            given = dice_seeds.read(conn, game_id)
         for expected, step in enumerate(steps):
             if step.seq != expected:  # the key makes gaps impossible unless the file was edited
                 raise RuntimeError(f"game {game_id}: the action log has a gap at step {expected}")
@@ -315,6 +323,8 @@ class Store:
             actions=[json.loads(s.action) for s in steps],
             deadline=row.deadline,
             notes=[Note(n.version, n.kind, json.loads(n.data)) for n in note_rows],
+            scheme=row.dice_scheme or SCHEME,
+            seeds=given,
         )
 
     @_guarded
