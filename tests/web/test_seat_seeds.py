@@ -130,3 +130,35 @@ async def test_a_rematch_takes_new_seeds_and_old_games_keep_the_first_scheme(
         assert fairdice.verify_record(old) > 0
     finally:
         await srv.stop()
+
+
+async def test_the_first_roll_uses_the_stored_seeds_whichever_process_took_them(
+    tmp_path: Path,
+) -> None:
+    """Two services on one database and no bus between them (as two processes whose messages
+    are late): a seed stored through one counts in the roll made by the other, and once that
+    roll has fixed the dice, neither takes a seed any more."""
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    one, two = Served(url, FakeClock()), Served(url, FakeClock())
+    a = await one.start()
+    try:
+        t = await a.create_table([SeatSpec("Anna"), SeatSpec("Bruno")], {"edition": "standard"})
+        table, game_id = t["table"], t["game"]
+        tokens = [s["token"] for s in t["seats"]]
+        b = await two.start()
+        await two.game(table)  # process two has the table before the seed is given
+        await a.give_seed(table, tokens[1], game_id, 1, "e5" * 32)
+        assert (await two.game(table))["dice_seeds"] == []  # not told: no bus
+        await b.act(game_id, tokens[0], 0, "roll")
+        with pytest.raises(ServiceError) as e:
+            await a.give_seed(table, tokens[0], game_id, 0, "f6" * 32)
+        assert e.value.code == "seeds_fixed"
+        seeds = (await two.game(table))["dice_seeds"]
+        assert seeds[1] == {"seat": 1, "seed": "e5" * 32, "by": "player"}
+        await _play_to_the_end(two, table, tokens)
+        record = GameRecord.from_json((await b.record(game_id)).to_json())
+        assert fairdice.verify_record(record) > 0
+        assert record.meta["dice"]["seeds"][1]["by"] == "player"
+    finally:
+        await two.stop()
+        await one.stop()

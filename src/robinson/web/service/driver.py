@@ -156,7 +156,7 @@ class Driver:
                     seat = game.state.to_move
                     assert seat is not None
                     if game.state.phase is Phase.ROLL:
-                        action: Action = self.moves.roll(game)
+                        action: Action = await self.moves.roll(game)
                     else:
                         # The optimal bot's solve runs in a worker process (solver.py); the
                         # choice itself is a lookup, off the event loop all the same.
@@ -244,7 +244,7 @@ class Driver:
             if await self._grace(table, seat, game.deadline):
                 return
             if st.phase is Phase.ROLL:
-                action: Action = self.moves.roll(game)
+                action: Action = await self.moves.roll(game)
             else:
                 action = make_bot(TIMEOUT_BOT, seat).choose(st)
             count = row.timeouts + 1

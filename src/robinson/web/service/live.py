@@ -87,6 +87,8 @@ class LiveGame:
     final_events: list[Event] | None = None
     deadline: int | None = None  # Unix ms: when the seat to move runs out of time
     notes: list[Note] = field(default_factory=list)  # seat changes and timeouts, in order
+    # The seats' seeds are the stored ones, final (read after the first roll fixed them).
+    seeds_final: bool = False
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -105,6 +107,7 @@ class LiveGame:
         game.final_events = final if state.over else None
         game.deadline = row.deadline
         game.notes = list(row.notes)
+        game.seeds_final = rolls > 0  # stored after the dice were fixed: all there are
         return game
 
     @property

@@ -101,21 +101,36 @@ class Moves:
                 raise ServiceError("seat_is_bot", "a bot plays this seat now; take it back first")
             if version != game.version:
                 raise stale
-            action = self.action_for(game, move)
+            action = await self.action_for(game, move)
             row = table.seats[seat]
             seats = (replace(row, timeouts=0),) if row.timeouts else ()
             await self.commit(table, action, seat, seats=seats)
             return game.version
 
-    def roll(self, game: LiveGame) -> Roll:
+    async def roll(self, game: LiveGame) -> Roll:
         """The game's next die, from its committed seed (and the seats' seeds: live.py)."""
+        await self.final_seeds(game)
         return Roll(self.dice.face(game.dice_key(), game.rolls))
 
-    def action_for(self, game: LiveGame, move: Move) -> Action:
+    async def final_seeds(self, game: LiveGame) -> None:
+        """Second scheme: fix the seats' seeds in the store before the first roll (none is
+        taken after) and roll from exactly those, whichever process gave them."""
+        if game.row.scheme != SCHEME_V2 or game.seeds_final:
+            return
+        try:
+            seeds = await asyncio.to_thread(self.store.fix_seeds, game.id, self.clock.now_ms())
+        except StorageDown as e:
+            log.warning("fixing the dice seeds of game %s failed: %s", game.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not fix the dice; try again"
+            ) from None
+        game.row.seeds, game.seeds_final = seeds, True
+
+    async def action_for(self, game: LiveGame, move: Move) -> Action:
         if move == "roll":
             if game.state.phase is not Phase.ROLL:
                 raise ServiceError("illegal_action", f"expected {expected(game.state)}")
-            return self.roll(game)
+            return await self.roll(game)
         action = Choose(move)
         if action not in legal_actions(game.state):
             raise ServiceError("illegal_action", f"expected {expected(game.state)}")
@@ -254,7 +269,7 @@ class Moves:
         )
         if game.id != game_id or game.row.scheme != SCHEME_V2:
             raise fixed
-        if game.version > 0 or seat in game.row.seeds:
+        if game.version > 0 or game.seeds_final or seat in game.row.seeds:
             raise fixed
         try:
             stored = await asyncio.to_thread(
@@ -274,7 +289,7 @@ class Moves:
     def take_seed(self, table: LiveTable, game_id: str, seat: int, seed_hex: str) -> None:
         """A stored seat's seed into this copy (given here or through another process)."""
         game = table.game
-        if game.id == game_id and game.version == 0:
+        if game.id == game_id and not game.seeds_final:
             game.row.seeds[seat] = seed_hex
             views.tell_state(table, ())
             self.changed(table)
@@ -340,6 +355,7 @@ class Moves:
             self.advance(table, step, state, events)
         game.deadline, game.notes = row.deadline, list(row.notes)
         game.row.seeds = dict(row.seeds)  # the seats' seeds (given through other processes)
+        game.seeds_final = game.seeds_final or game.rolls > 0
 
     async def reload(self, table: LiveTable) -> None:
         """Read the table and its current game afresh; every viewer here gets a snapshot."""

@@ -112,6 +112,8 @@ class Replica:
                         await self.moves.reload(table)  # a rematch this copy has not seen
                     # else a late step of a game this copy has left behind: nothing to do
                 elif message.seq == game.version:
+                    if "roll" in message.action:  # the seeds it came from (second scheme)
+                        await self.moves.final_seeds(game)
                     self.moves.take_step(table, message.step())
                 elif message.seq > game.version:
                     await self.moves.catch_up(table)  # a message was lost: the database has it

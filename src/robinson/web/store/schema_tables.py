@@ -66,6 +66,7 @@ games = Table(
     Column("to_move", Integer, nullable=True),  # null: over (or stored before revision 0003)
     Column("moved", BigInteger, nullable=True),  # Unix seconds of the last move (or creation)
     Column("dice_scheme", String(32), nullable=True),  # null: hmac-sha256-bytes-v1 (revision 0004)
+    Column("dice_fixed", BigInteger, nullable=True),  # Unix ms the first roll fixed the seeds
 )
 
 actions = Table(

@@ -30,7 +30,6 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, NoSuchModuleError
 
-from robinson.fairdice import SCHEME
 from robinson.web.store import dice_seeds, schema
 from robinson.web.store.dialects import (
     EXAMPLE_URLS,
@@ -244,8 +243,11 @@ class Store:
 
     @_guarded
     def add_seed(self, game_id: str, seat: int, seed_hex: str, at: int) -> bool:
-        """A seat's dice seed: False if the game has a move or the seat a seed (dice_seeds.py)."""
-        return dice_seeds.add(self.engine, game_id, seat, seed_hex, at)
+        return dice_seeds.add(self.engine, game_id, seat, seed_hex, at)  # False: too late
+
+    @_guarded
+    def fix_seeds(self, game_id: str, at: int) -> dict[int, str]:
+        return dice_seeds.fix(self.engine, game_id, at)  # before the first roll: the seeds
 
     @_guarded
     def set_seen(self, table_id: str, seat: int, seen_at: int) -> None:
@@ -323,7 +325,7 @@ class Store:
             actions=[json.loads(s.action) for s in steps],
             deadline=row.deadline,
             notes=[Note(n.version, n.kind, json.loads(n.data)) for n in note_rows],
-            scheme=row.dice_scheme or SCHEME,
+            scheme=dice_seeds.scheme_of(row.dice_scheme),
             seeds=given,
         )
 

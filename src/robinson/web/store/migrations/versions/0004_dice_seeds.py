@@ -2,6 +2,7 @@
 
 - `games.dice_scheme`: the game's dice scheme (null: `hmac-sha256-bytes-v1`, every game stored
   before this revision, which keeps rolling and verifying as it did);
+- `games.dice_fixed`: Unix ms the game's first roll fixed its dice (null: seeds still taken);
 - `dice_seeds`: the seed each seat's browser contributed to a game before its first roll (one
   per seat; the server's own for the other seats is fixed by the game's seed, not stored).
 
@@ -23,6 +24,7 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("games", sa.Column("dice_scheme", sa.String(32), nullable=True))
+    op.add_column("games", sa.Column("dice_fixed", sa.BigInteger, nullable=True))
     op.create_table(
         "dice_seeds",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
@@ -36,4 +38,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("dice_seeds")
     with op.batch_alter_table("games") as batch:
+        batch.drop_column("dice_fixed")
         batch.drop_column("dice_scheme")
