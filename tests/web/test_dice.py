@@ -127,7 +127,8 @@ def test_verify_checks_the_second_scheme(
     good = tmp_path / "good.json"
     good.write_text(record.dumps())
     assert main(["verify", "--lang", "en", str(good)]) == 0
-    assert "OK: 12 rolls" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "OK: 12 rolls" in out and "from the players’ browsers: 1; the server’s: 2" in out
 
     def altered(change: str) -> Path:
         data = json.loads(record.dumps())

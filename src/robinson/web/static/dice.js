@@ -2,7 +2,7 @@
 // arrive, this browser's own seed for each seat it holds (given before the game's first roll),
 // and "Check every roll" on the record once the seed is revealed (verify.js, both schemes).
 import "./verify.js";
-import { t, tn } from "./texts.js";
+import { errorText, t, tn } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 const given = new Set();  // "game/seat" this page has sent a seed for
@@ -54,7 +54,9 @@ export function renderDice(game, view) {
 export async function verifyDice(gameId) {
   const out = $("verify-result");
   if (!globalThis.crypto?.subtle) { out.textContent = t("web.insecure"); return; }
-  const record = await (await fetch(`/api/games/${gameId}/record`)).json();
+  const answer = await fetch(`/api/games/${gameId}/record`);
+  if (!answer.ok) { out.textContent = errorText((await answer.json()).error); return; }
+  const record = await answer.json();
   const verdict = await globalThis.RobinsonDice.checkRecord(record);
   out.textContent = verdict.ok ? tn("web.rolls_ok", verdict.count) : `${t("web.rolls_bad")} ${verdict.reason}`;
   out.dataset.ok = verdict.ok;

@@ -161,6 +161,8 @@ async function receive(msg) {
     state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
     state.game = msg.state;
     if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
+  } else if (msg.type === "error" && msg.code === "seeds_fixed") {
+    // This page's seed came after the first roll: the server's stands in for it (dice.js).
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
