@@ -1,6 +1,10 @@
 """Fair dice: every roll of a game follows from a per-game secret seed (docs/fair-dice.md). A
 neutral module: the web server rolls with it and `robinson verify` checks with it.
 
+Two schemes. `hmac-sha256-bytes-v1` (below) rolls from the server's seed alone. In
+`hmac-sha256-seeds-v2` every seat adds a seed after the server has committed to its own: the
+rolls use the same derivation with the key `seeds_key(seed, contributions)` instead of the seed.
+
 The server commits to the seed by publishing SHA-256(seed) when the game starts and reveals the
 seed when it ends. Roll number k (0-based, counting only rolls) is derived from
 HMAC-SHA256(seed, "k") by rejection sampling over its bytes, so every face is exactly 1/6 likely:
@@ -13,12 +17,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from robinson.engine import GameRecord, Roll
 
 SCHEME = "hmac-sha256-bytes-v1"
+SCHEME_V2 = "hmac-sha256-seeds-v2"
+SCHEMES = (SCHEME, SCHEME_V2)
 SEED_BYTES = 32
+CONTRIBUTION_MIN, CONTRIBUTION_MAX = 16, 32  # bytes of a seat's seed (v2)
+BY_PLAYER, BY_SERVER = "player", "server"
 _LIMIT = 252  # the largest multiple of 6 not above 256: bytes below it map evenly onto 1..6
 
 
@@ -90,17 +99,19 @@ def verify_rolls(seed_hex: str, seed_sha256: str, rolls: Iterable[int]) -> int:
 
 
 def verify_record(record: GameRecord) -> int:
-    """Check a record whose meta carries `dice: {scheme, seed, seed_sha256}`."""
+    """Check a record whose meta carries `dice: {scheme, seed, seed_sha256}` (and, in the
+    second scheme, `seeds`: every seat's contribution)."""
     dice = record.meta.get("dice")
     if not isinstance(dice, dict):
         raise DiceMismatch(
             'the record has no "meta": {"dice": {...}} object to check', key="dice.no_meta"
         )
-    if dice.get("scheme") != SCHEME:
+    if dice.get("scheme") not in SCHEMES:
+        known = " | ".join(SCHEMES)
         raise DiceMismatch(
-            f"unknown dice scheme {dice.get('scheme')!r}: expected {SCHEME!r}",
+            f"unknown dice scheme {dice.get('scheme')!r}: expected {known!r}",
             key="dice.scheme",
-            fields={"got": dice.get("scheme"), "known": SCHEME},
+            fields={"got": dice.get("scheme"), "known": known},
         )
     seed, digest = dice.get("seed"), dice.get("seed_sha256")
     if not isinstance(digest, str):
@@ -110,4 +121,105 @@ def verify_record(record: GameRecord) -> int:
             "meta.dice.seed is missing: the seed is revealed when the game ends", key="dice.no_seed"
         )
     rolls = [a.face for a in record.actions if isinstance(a, Roll)]
+    if dice["scheme"] == SCHEME_V2:
+        return verify_seeded(seed, digest, dice.get("seeds"), len(record.players), rolls)
     return verify_rolls(seed, digest, rolls)
+
+
+# -- the second scheme: a seed from every seat --------------------------------------------------
+
+
+def server_contribution(seed: bytes, seat: int) -> bytes:
+    """The seed the server adds for a seat that gave none (a bot, a player who never came
+    before the first roll): fixed by the server's own seed, so it is committed with it and
+    gives the server no choice: HMAC-SHA256(seed, "robinson seat seed/<seat>")."""
+    return hmac.new(seed, f"robinson seat seed/{seat}".encode("ascii"), hashlib.sha256).digest()
+
+
+def seeds_key(seed: bytes, contributions: Sequence[bytes]) -> bytes:
+    """The key the rolls are derived with: SHA-256("robinson dice v2", 0, the server's seed,
+    then for each seat in order the length of its seed as one byte and the seed)."""
+    h = hashlib.sha256(b"robinson dice v2\0" + seed)
+    for c in contributions:
+        h.update(bytes([len(c)]) + c)
+    return h.digest()
+
+
+def contribution(value: object) -> bytes | None:
+    """A seat's seed as sent (hex, 16 to 32 bytes), else None."""
+    if not isinstance(value, str) or not 2 * CONTRIBUTION_MIN <= len(value) <= 2 * CONTRIBUTION_MAX:
+        return None
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        return None
+    return raw if len(raw) * 2 == len(value) else None
+
+
+def all_contributions(seed: bytes, seats: int, given: Mapping[int, bytes]) -> list[Entry]:
+    """Every seat's entry, the server's where a seat gave none: what the first roll fixes."""
+    return [
+        Entry(s, given[s], BY_PLAYER)
+        if s in given
+        else Entry(s, server_contribution(seed, s), BY_SERVER)
+        for s in range(seats)
+    ]
+
+
+class Entry(NamedTuple):
+    seat: int
+    seed: bytes
+    by: str  # BY_PLAYER or BY_SERVER
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "seed": self.seed.hex(), "by": self.by}
+
+
+def _entries(seed: bytes, seeds: object, players: int) -> list[bytes]:
+    """The contributions of a record's `meta.dice.seeds`, checked: one per seat in order, hex,
+    and every one marked as the server's equal to the one its seed fixes."""
+    if not isinstance(seeds, list) or len(seeds) != players:
+        raise DiceMismatch(
+            f"meta.dice.seeds must list one seed for each of the {players} seats",
+            key="dice.seeds",
+            fields={"players": players},
+        )
+    out = []
+    for seat, item in enumerate(seeds):
+        value = item.get("seed") if isinstance(item, dict) else None
+        raw = contribution(value)
+        if not isinstance(item, dict) or item.get("seat") != seat or raw is None:
+            raise DiceMismatch(
+                f"meta.dice.seeds[{seat}] must be {{seat: {seat}, seed: 32 to 64 hex digits}}",
+                key="dice.seat_seed",
+                fields={"seat": seat},
+            )
+        if item.get("by") == BY_SERVER and raw != server_contribution(seed, seat):
+            raise DiceMismatch(
+                f"the seed of seat {seat} is marked as the server's but does not follow from "
+                "the server's seed",
+                key="dice.server_seed",
+                fields={"seat": seat},
+            )
+        out.append(raw)
+    return out
+
+
+def verify_seeded(
+    seed_hex: str, seed_sha256: str, seeds: object, players: int, rolls: Iterable[int]
+) -> int:
+    """The second scheme: the server's seed against its hash, the seats' seeds, every roll."""
+    verify_rolls(seed_hex, seed_sha256, [])  # the seed is hex and matches its commitment
+    seed = bytes.fromhex(seed_hex)
+    key = seeds_key(seed, _entries(seed, seeds, players))
+    count = 0
+    for index, rolled in enumerate(rolls):
+        due = face(key, index)
+        if rolled != due:
+            raise DiceMismatch(
+                f"roll {index} was {rolled}, but the server's seed and the seats' seeds give {due}",
+                key="dice.roll_seeds",
+                fields={"index": index, "rolled": rolled, "due": due},
+            )
+        count += 1
+    return count

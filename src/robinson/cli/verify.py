@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"robinson verify: {path}: {failed}", file=sys.stderr)
             status = 1
             continue
-        digest = record.meta["dice"]["seed_sha256"]
-        print(t.nformat("cli.verify.ok", count, path=path, digest=digest))
+        dice = record.meta["dice"]
+        print(t.nformat("cli.verify.ok", count, path=path, digest=dice["seed_sha256"]))
+        if "seeds" in dice:  # the second scheme: whose seeds the rolls came from too
+            given = sum(s.get("by") == "player" for s in dice["seeds"])
+            server = len(dice["seeds"]) - given
+            print(t.format("cli.verify.seats", path=path, given=given, server=server))
     return status

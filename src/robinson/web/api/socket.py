@@ -20,6 +20,7 @@ from robinson.web.api.guard import check_json
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.protocol.client import (
     Act,
+    GiveSeed,
     HandToBot,
     Hello,
     Lang,
@@ -36,7 +37,8 @@ from robinson.web.service import GameService, views
 from robinson.web.service.live import LiveTable
 
 log = logging.getLogger("robinson.web")
-ACTING = (Act, HandToBot, TakeBack, Rematch)  # counted against the address's rate of moves
+# Counted against the address's rate of moves.
+ACTING = (Act, HandToBot, TakeBack, Rematch, GiveSeed)
 
 router = APIRouter()
 
@@ -224,6 +226,9 @@ async def _handle(
         return {"type": "ack"}
     if isinstance(msg, TakeBack):
         await service.take_back(table.id, msg.token, msg.seat)
+        return {"type": "ack"}
+    if isinstance(msg, GiveSeed):
+        await service.give_seed(table.id, msg.token, msg.game, msg.seat, msg.seed)
         return {"type": "ack"}
     if isinstance(msg, Rematch):
         return {"type": "ack", "game": await service.rematch(table.id, msg.token)}

@@ -4,6 +4,7 @@
 - `Moved`: a step was stored; it carries the whole `Step`, so the others apply it without
   reading the database (a copy that sees a gap in `seq` catches up there instead).
 - `SeatsChanged`: seats changed between moves; their new rows, the notes, the new deadline.
+- `SeedGiven`: a seat gave its seed for the game's dice (before the first roll).
 - `NewGame`: a rematch started; the others read it from the database.
 - `Seen`: seats arrived or left on the sender; when (presence itself is in cluster/presence.py).
 - `Reload`: read the table afresh (sent to itself by a process whose Redis came back).
@@ -93,6 +94,15 @@ class SeatsChanged(_Message):
         return SeatChange(self.table, self.game, self.at, self.seats, self.notes, deadline)
 
 
+class SeedGiven(_Message):
+    """A seat's seed for the game's dice was stored (docs/fair-dice.md)."""
+
+    k: Literal["seed"] = "seed"
+    game: str
+    seat: int
+    seed: str
+
+
 class NewGame(_Message):
     k: Literal["game"] = "game"
     game: str
@@ -107,5 +117,7 @@ class Reload(_Message):
     k: Literal["reload"] = "reload"
 
 
-BusMessage = Annotated[Moved | SeatsChanged | NewGame | Seen | Reload, Field(discriminator="k")]
+BusMessage = Annotated[
+    Moved | SeatsChanged | SeedGiven | NewGame | Seen | Reload, Field(discriminator="k")
+]
 bus_message: TypeAdapter[BusMessage] = TypeAdapter(BusMessage)

@@ -119,13 +119,26 @@ class Rematch(Strict):
     token: str
 
 
+class GiveSeed(Strict):
+    """A seat's seed for the game's dice (docs/fair-dice.md): sent by the seat's browser when it
+    claims or first joins the seat, before the game's first roll."""
+
+    type: Literal["seed"]
+    id: StrictInt | str | None = None
+    game: str
+    seat: StrictInt
+    seed: str = Field(description="16 to 32 random bytes, hex (crypto.getRandomValues)")
+    token: str
+
+
 class Ping(Strict):
     type: Literal["ping"]
     id: StrictInt | str | None = None
 
 
 ClientMessage = Annotated[
-    Hello | Lang | Act | HandToBot | TakeBack | Rematch | Ping, Field(discriminator="type")
+    Hello | Lang | Act | HandToBot | TakeBack | Rematch | GiveSeed | Ping,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -135,5 +148,5 @@ def explain(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "message"
     if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
-        return "'type' must be one of hello, lang, act, bot, take_back, rematch, ping"
+        return "'type' must be one of hello, lang, act, bot, take_back, rematch, seed, ping"
     return f"{where}: {first['msg']}"

@@ -21,6 +21,8 @@ ErrorCode = Literal[
     "bad_invite",
     "link_expired",
     "illegal_action",
+    "bad_seed",
+    "seeds_fixed",
     "too_large",
     "storage_unavailable",
     "presence_unknown",
@@ -49,6 +51,8 @@ STATUS: dict[ErrorCode, int] = {
     "bad_invite": 403,  # the code was never an invite of this table
     "link_expired": 410,  # a link to continue on another device: used, replaced or too old
     "illegal_action": 422,  # the rules do not allow that move now
+    "bad_seed": 400,  # a seat's dice seed that is not 16 to 32 bytes of hex (docs/fair-dice.md)
+    "seeds_fixed": 409,  # a seat's seed after the first roll, or a second one for the seat
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
     "presence_unknown": 503,  # who is connected cannot be known (Redis away): no hand-over

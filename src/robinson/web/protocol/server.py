@@ -135,6 +135,12 @@ class Lead(Out):
     square: int | None = Field(description="the square the pawn goes to; null: it stays")
 
 
+class DiceSeed(Out):
+    seat: int
+    seed: str = Field(description="16 to 32 bytes, hex")
+    by: Literal["player", "server"] = Field(description="given by the seat's browser, or not")
+
+
 class GameView(Out):
     id: str
     number: int = Field(description="1 for a table's first game, 2 for the rematch, ...")
@@ -154,6 +160,10 @@ class GameView(Out):
     prompt: str
     seed_sha256: str
     seed: str | None = Field(description="revealed once the game is over")
+    dice_scheme: str = Field(description="hmac-sha256-seeds-v2, or -bytes-v1 (older games)")
+    dice_seeds: list[DiceSeed] = Field(
+        description="the seats' seeds as they arrive; every seat's once the first roll is made"
+    )
     payout: list[PayoutStep]
     move_seconds: MoveSeconds
     absent_after: float = Field(description="seconds without a connection to be absent")

@@ -244,6 +244,11 @@ class GameService:
     async def hand_to_bot(self, table_id: str, token: object, seat: object, bot: object) -> None:
         await self.seats.hand_to_bot(table_id, token, seat, bot)
 
+    async def give_seed(
+        self, table_id: str, token: object, game: object, seat: object, seed: object
+    ) -> None:
+        await self.seats.give_seed(table_id, token, game, seat, seed)
+
     async def take_back(self, table_id: str, token: object, seat: object) -> None:
         await self.seats.take_back(table_id, token, seat)
 

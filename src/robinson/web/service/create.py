@@ -58,6 +58,7 @@ def new_game_row(
         seed_sha256=fairdice.commitment(seed),
         created=now // 1000,
         actions=[],
+        scheme=fairdice.SCHEME_V2,  # every new game: a seed from every seat (docs/fair-dice.md)
         deadline=now + move_seconds * 1000 if move_seconds is not None and first_is_human else None,
     )
 

@@ -156,7 +156,11 @@ class Driver:
                     seat = game.state.to_move
                     assert seat is not None
                     if game.state.phase is Phase.ROLL:
-                        action: Action = self.moves.roll(game)
+                        try:
+                            action: Action = await self.moves.roll(game)
+                        except ServiceError:  # the dice could not be fixed: storage failed
+                            pause = max(self.bot_delay, BOT_RETRY_PAUSE)
+                            continue
                     else:
                         # The optimal bot's solve runs in a worker process (solver.py); the
                         # choice itself is a lookup, off the event loop all the same.
@@ -243,10 +247,12 @@ class Driver:
                 return
             if await self._grace(table, seat, game.deadline):
                 return
-            if st.phase is Phase.ROLL:
-                action: Action = self.moves.roll(game)
-            else:
-                action = make_bot(TIMEOUT_BOT, seat).choose(st)
+            try:
+                roll = await self.moves.roll(game) if st.phase is Phase.ROLL else None
+            except ServiceError as e:  # the dice could not be fixed: storage failed
+                log.warning("timeout move of game %s not made: %s", game.id, e.message)
+                return
+            action: Action = roll or make_bot(TIMEOUT_BOT, seat).choose(st)
             count = row.timeouts + 1
             new_row = replace(row, timeouts=count)
             notes = [Note(game.version, "timeout", {"seat": seat})]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
+from robinson import fairdice
 from robinson.bots import Bot, make_bot
 from robinson.engine import (
     Action,
@@ -21,7 +22,6 @@ from robinson.engine import (
     State,
     action_from_json,
 )
-from robinson.fairdice import SCHEME
 from robinson.web.protocol.limits import MAX_TOKEN, MIN_TOKEN
 from robinson.web.service.clock import Clock, Timer
 from robinson.web.store.rows import GameRow, Note, SeatRow, TableRow
@@ -87,6 +87,8 @@ class LiveGame:
     final_events: list[Event] | None = None
     deadline: int | None = None  # Unix ms: when the seat to move runs out of time
     notes: list[Note] = field(default_factory=list)  # seat changes and timeouts, in order
+    # The seats' seeds are the stored ones, final (read after the first roll fixed them).
+    seeds_final: bool = False
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -105,6 +107,7 @@ class LiveGame:
         game.final_events = final if state.over else None
         game.deadline = row.deadline
         game.notes = list(row.notes)
+        game.seeds_final = rolls > 0  # stored after the dice were fixed: all there are
         return game
 
     @property
@@ -118,10 +121,36 @@ class LiveGame:
     def last_roll(self) -> int | None:
         return next((a.face for a in reversed(self.actions) if isinstance(a, Roll)), None)
 
+    def dice_seeds(self) -> list[dict[str, Any]]:
+        """The seats' seeds (docs/fair-dice.md, the second scheme): those given so far, and
+        from the first roll on every seat's, the server's marked as such (none in the first)."""
+        if self.row.scheme != fairdice.SCHEME_V2:
+            return []
+        if self.rolls == 0:
+            given = sorted(self.row.seeds.items())
+            return [{"seat": s, "seed": h, "by": fairdice.BY_PLAYER} for s, h in given]
+        return [e.to_json() for e in self.dice_entries()]
+
+    def dice_entries(self) -> list[fairdice.Entry]:
+        seed = bytes.fromhex(self.row.seed)
+        given = {s: bytes.fromhex(h) for s, h in self.row.seeds.items()}
+        return fairdice.all_contributions(seed, len(self.row.players), given)
+
+    def dice_key(self) -> bytes:
+        """What the rolls are derived from: the seed (first scheme), else the key of the seed
+        and every seat's seed, fixed by the first roll (no seed is taken after it)."""
+        if self.row.scheme != fairdice.SCHEME_V2:
+            return bytes.fromhex(self.row.seed)
+        return fairdice.seeds_key(
+            bytes.fromhex(self.row.seed), [e.seed for e in self.dice_entries()]
+        )
+
     def record(self) -> GameRecord:
-        dice: dict[str, Any] = {"scheme": SCHEME, "seed_sha256": self.row.seed_sha256}
+        dice: dict[str, Any] = {"scheme": self.row.scheme, "seed_sha256": self.row.seed_sha256}
         if self.state.over:
             dice["seed"] = self.row.seed
+        if self.row.scheme == fairdice.SCHEME_V2:
+            dice["seeds"] = self.dice_seeds()
         meta = {
             "dice": dice,
             "game": self.row.id,

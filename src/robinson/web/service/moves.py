@@ -33,8 +33,9 @@ from robinson.engine import (
     new_game,
     to_text,
 )
+from robinson.fairdice import SCHEME_V2
 from robinson.web.cluster import Cluster
-from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged
+from robinson.web.cluster.messages import Moved, NewGame, SeatsChanged, SeedGiven
 from robinson.web.protocol.client import Move
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import views
@@ -100,21 +101,36 @@ class Moves:
                 raise ServiceError("seat_is_bot", "a bot plays this seat now; take it back first")
             if version != game.version:
                 raise stale
-            action = self.action_for(game, move)
+            action = await self.action_for(game, move)
             row = table.seats[seat]
             seats = (replace(row, timeouts=0),) if row.timeouts else ()
             await self.commit(table, action, seat, seats=seats)
             return game.version
 
-    def roll(self, game: LiveGame) -> Roll:
-        """The game's next die, from its committed seed."""
-        return Roll(self.dice.face(bytes.fromhex(game.row.seed), game.rolls))
+    async def roll(self, game: LiveGame) -> Roll:
+        """The game's next die, from its committed seed (and the seats' seeds: live.py)."""
+        await self.final_seeds(game)
+        return Roll(self.dice.face(game.dice_key(), game.rolls))
 
-    def action_for(self, game: LiveGame, move: Move) -> Action:
+    async def final_seeds(self, game: LiveGame) -> None:
+        """Second scheme: fix the seats' seeds in the store before the first roll (none is
+        taken after) and roll from exactly those, whichever process gave them."""
+        if game.row.scheme != SCHEME_V2 or game.seeds_final:
+            return
+        try:
+            seeds = await asyncio.to_thread(self.store.fix_seeds, game.id, self.clock.now_ms())
+        except StorageDown as e:
+            log.warning("fixing the dice seeds of game %s failed: %s", game.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not fix the dice; try again"
+            ) from None
+        game.row.seeds, game.seeds_final = seeds, True
+
+    async def action_for(self, game: LiveGame, move: Move) -> Action:
         if move == "roll":
             if game.state.phase is not Phase.ROLL:
                 raise ServiceError("illegal_action", f"expected {expected(game.state)}")
-            return self.roll(game)
+            return await self.roll(game)
         action = Choose(move)
         if action not in legal_actions(game.state):
             raise ServiceError("illegal_action", f"expected {expected(game.state)}")
@@ -241,6 +257,43 @@ class Moves:
         note = Note(table.game.version, kind, {"seat": seat})
         await self.change_seats(table, (row,), (note,))
 
+    # -- the seats' seeds for the dice (docs/fair-dice.md) --------------------------------------
+
+    async def give_seed(self, table: LiveTable, game_id: str, seat: int, seed: bytes) -> None:
+        """Store a seat's seed for the game's dice, then show it (lock held). Refused once the
+        game has a move (the first roll fixes the dice) or when the seat gave one already."""
+        game = table.game
+        fixed = ServiceError(
+            "seeds_fixed",
+            "the dice are fixed: a seat's seed counts only before the first roll, once",
+        )
+        if game.id != game_id or game.row.scheme != SCHEME_V2:
+            raise fixed
+        if game.version > 0 or game.seeds_final or seat in game.row.seeds:
+            raise fixed
+        try:
+            stored = await asyncio.to_thread(
+                self.store.add_seed, game.id, seat, seed.hex(), self.clock.now_ms()
+            )
+        except StorageDown as e:
+            log.warning("storing a dice seed of game %s failed: %s", game.id, e)
+            raise ServiceError(
+                "storage_unavailable", "the database could not store the seed; try again"
+            ) from None
+        if not stored:  # another process stored a move or this seat's seed first
+            await self.catch_up(table)
+            raise fixed
+        self.take_seed(table, game.id, seat, seed.hex())
+        self.cluster.bus.publish(table.id, SeedGiven(game=game.id, seat=seat, seed=seed.hex()))
+
+    def take_seed(self, table: LiveTable, game_id: str, seat: int, seed_hex: str) -> None:
+        """A stored seat's seed into this copy (given here or through another process)."""
+        game = table.game
+        if game.id == game_id and not game.seeds_final:
+            game.row.seeds[seat] = seed_hex
+            views.tell_state(table, ())
+            self.changed(table)
+
     # -- a new game ----------------------------------------------------------------------------
 
     async def rematch(self, table: LiveTable) -> str:
@@ -301,6 +354,8 @@ class Moves:
             step = Step(table.id, game.id, game.version, action, seat, 0, row.deadline)
             self.advance(table, step, state, events)
         game.deadline, game.notes = row.deadline, list(row.notes)
+        game.row.seeds = dict(row.seeds)  # the seats' seeds (given through other processes)
+        game.seeds_final = game.seeds_final or game.rolls > 0
 
     async def reload(self, table: LiveTable) -> None:
         """Read the table and its current game afresh; every viewer here gets a snapshot."""

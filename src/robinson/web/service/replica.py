@@ -15,7 +15,15 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from robinson.web.cluster.messages import BusMessage, Moved, NewGame, Reload, SeatsChanged, Seen
+from robinson.web.cluster.messages import (
+    BusMessage,
+    Moved,
+    NewGame,
+    Reload,
+    SeatsChanged,
+    SeedGiven,
+    Seen,
+)
 from robinson.web.service.live import LiveTable
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
@@ -104,12 +112,16 @@ class Replica:
                         await self.moves.reload(table)  # a rematch this copy has not seen
                     # else a late step of a game this copy has left behind: nothing to do
                 elif message.seq == game.version:
+                    if "roll" in message.action:  # the seeds it came from (second scheme)
+                        await self.moves.final_seeds(game)
                     self.moves.take_step(table, message.step())
                 elif message.seq > game.version:
                     await self.moves.catch_up(table)  # a message was lost: the database has it
                 # seq < version: this copy has it already (it caught up before)
             case SeatsChanged():
                 self.moves.take_seats(table, message.change())
+            case SeedGiven():
+                self.moves.take_seed(table, message.game, message.seat, message.seed)
             case NewGame() | Reload():
                 await self.moves.reload(table)
             case Seen():

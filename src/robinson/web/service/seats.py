@@ -11,6 +11,7 @@ import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from robinson import fairdice
 from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import invites
@@ -117,6 +118,23 @@ class Seats:
         async with table.lock:
             if table.seats[target].kind == "bot":
                 await self.moves.seat_to_human(table, target, "back")
+
+    async def give_seed(
+        self, table_id: str, token: object, game: object, seat: object, seed: object
+    ) -> None:
+        """A seat's own browser adds its seed to the game's dice (docs/fair-dice.md)."""
+        table = await self.tables.get(table_id)
+        own = self.tables.authenticate(table, token)
+        target = self.seat_index(table, seat)
+        if own != target:
+            raise ServiceError("bad_token", "only the seat's own link gives the seat's seed")
+        raw = fairdice.contribution(seed)
+        if raw is None:
+            raise ServiceError(
+                "bad_seed", "a seat's seed is 16 to 32 bytes in hex (32 to 64 digits)"
+            )
+        async with table.lock:
+            await self.moves.give_seed(table, str(game), target, raw)
 
     # -- invites -------------------------------------------------------------------------------
 

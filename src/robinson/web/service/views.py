@@ -79,6 +79,8 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "prompt": texts.prompt(lang, st, names),
         "seed_sha256": game.row.seed_sha256,
         "seed": game.row.seed if st.over else None,
+        "dice_scheme": game.row.scheme,
+        "dice_seeds": game.dice_seeds(),
         "payout": payout_steps(lang, game.final_events or [], names),
         "move_seconds": table.move_seconds,
         "absent_after": table.absent_after,

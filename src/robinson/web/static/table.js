@@ -5,6 +5,7 @@
 // fn(game, view) after every render, with view = { you, seatTokens, table, send, box } where
 // box is the #side-panels element (each panel keeps its own child there).
 import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
+import { renderDice, verifyDice } from "./dice.js";
 import { renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
@@ -160,6 +161,8 @@ async function receive(msg) {
     state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
     state.game = msg.state;
     if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
+  } else if (msg.type === "error" && msg.code === "seeds_fixed") {
+    // This page's seed came after the first roll: the server's stands in for it (dice.js).
   } else if (msg.type === "error") {
     state.busy = false;
     if (msg.code === "stale_version") hello();
@@ -258,9 +261,7 @@ function render(game) {
   renderTurn(game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   renderInForce(game);
-  $("seed-hash").textContent = game.seed_sha256;
-  $("seed").textContent = game.seed || t("web.seed_hidden");
-  $("verify").hidden = !game.seed;
+  renderDice(game, view());
   $("prompt").textContent = game.prompt;
   const actions = $("actions");
   const hadFocus = actions.contains(document.activeElement);
@@ -325,7 +326,7 @@ export async function openTable(tableId) {
   await mapTokens();
   drawParrot($("parrot-bird"));
   if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
-  $("verify").onclick = verifyDice;
+  $("verify").onclick = () => verifyDice(state.game.id);
   $("sound").checked = localStorage.getItem("robinson.sound") === "on";
   $("sound").onchange = () => localStorage.setItem("robinson.sound", $("sound").checked ? "on" : "off");
   // The board's column count follows the window (columnsFor): redraw it when a resize or a
@@ -341,33 +342,6 @@ export async function switchLanguage(lang) {
   if (!state.game) return;
   redrawBoard(); render(state.game); showDie(Number($("die").dataset.face) || null, false);
   send({ type: "lang", lang: texts.lang });  // the server sends a fresh snapshot: the log in this language
-}
-
-// ------------------------------------------------------------------------------- fair dice
-async function hmacFaces(seedHex, count) {
-  const seed = new Uint8Array(seedHex.match(/../g).map((h) => parseInt(h, 16)));
-  const key = await crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const faces = [];
-  for (let k = 0; k < count; k++) {
-    for (let attempt = 0; ; attempt++) {
-      const msg = new TextEncoder().encode(attempt ? `${k}/${attempt}` : String(k));
-      const byte = [...new Uint8Array(await crypto.subtle.sign("HMAC", key, msg))].find((b) => b < 252);
-      if (byte !== undefined) { faces.push((byte % 6) + 1); break; }
-    }
-  }
-  return { faces, seed };
-}
-
-async function verifyDice() {
-  const out = $("verify-result");
-  if (!crypto.subtle) { out.textContent = t("web.insecure"); return; }
-  const record = await (await fetch(`/api/games/${state.game.id}/record`)).json();
-  const rolls = record.actions.filter((a) => "roll" in a).map((a) => a.roll);
-  const { faces, seed } = await hmacFaces(record.meta.dice.seed, rolls.length);
-  const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", seed))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const ok = digest === record.meta.dice.seed_sha256 && faces.every((f, i) => f === rolls[i]);
-  out.textContent = ok ? tn("web.rolls_ok", rolls.length) : t("web.rolls_bad");
-  out.dataset.ok = ok;
 }
 
 export { COLOURS };

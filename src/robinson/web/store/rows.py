@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from robinson.engine import Action
+from robinson.fairdice import SCHEME
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class GameRow:
     actions: list[dict[str, Any]]
     deadline: int | None = None  # Unix ms
     notes: list[Note] = field(default_factory=list)
+    scheme: str = SCHEME  # the dice scheme (fairdice.py); games before revision 0004: the first
+    seeds: dict[int, str] = field(default_factory=dict)  # seat -> the hex seed it gave (v2)
 
 
 @dataclass

@@ -65,6 +65,8 @@ games = Table(
     Column("deadline", BigInteger, nullable=True),  # Unix ms the seat to move runs out of time
     Column("to_move", Integer, nullable=True),  # null: over (or stored before revision 0003)
     Column("moved", BigInteger, nullable=True),  # Unix seconds of the last move (or creation)
+    Column("dice_scheme", String(32), nullable=True),  # null: hmac-sha256-bytes-v1 (revision 0004)
+    Column("dice_fixed", BigInteger, nullable=True),  # Unix ms the first roll fixed the seeds
 )
 
 actions = Table(
@@ -90,4 +92,17 @@ notes = Table(
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),
     Column("created", BigInteger, nullable=False),
+)
+
+
+# The seed each seat's browser added to a game's dice before its first roll (docs/fair-dice.md,
+# hmac-sha256-seeds-v2): hex, one per seat; the server's own for the others is not stored.
+dice_seeds = Table(
+    "dice_seeds",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix ms
+    PrimaryKeyConstraint("game_id", "seat"),
 )

@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, NoSuchModuleError
 
-from robinson.web.store import schema
+from robinson.web.store import dice_seeds, schema
 from robinson.web.store.dialects import (
     EXAMPLE_URLS,
     _guarded,
@@ -135,6 +135,7 @@ class Store:
                 deadline=game.deadline,
                 to_move=game.first,
                 moved=game.created,
+                dice_scheme=game.scheme,
             )
         )
         conn.execute(
@@ -245,6 +246,14 @@ class Store:
             return bool(done.rowcount == 1)
 
     @_guarded
+    def add_seed(self, game_id: str, seat: int, seed_hex: str, at: int) -> bool:
+        return dice_seeds.add(self.engine, game_id, seat, seed_hex, at)  # False: too late
+
+    @_guarded
+    def fix_seeds(self, game_id: str, at: int) -> dict[int, str]:
+        return dice_seeds.fix(self.engine, game_id, at)  # before the first roll: the seeds
+
+    @_guarded
     def set_seen(self, table_id: str, seen: Mapping[int, int]) -> None:
         """The seats' last-seen times (seat: Unix ms), in one transaction."""
         with self.engine.begin() as conn:
@@ -305,6 +314,7 @@ class Store:
                 .where(notes.c.game_id == game_id)
                 .order_by(notes.c.id)
             ).all()
+            given = dice_seeds.read(conn, game_id)
         for expected, step in enumerate(steps):
             if step.seq != expected:  # the key makes gaps impossible unless the file was edited
                 raise RuntimeError(f"game {game_id}: the action log has a gap at step {expected}")
@@ -321,6 +331,8 @@ class Store:
             actions=[json.loads(s.action) for s in steps],
             deadline=row.deadline,
             notes=[Note(n.version, n.kind, json.loads(n.data)) for n in note_rows],
+            scheme=dice_seeds.scheme_of(row.dice_scheme),
+            seeds=given,
         )
 
     @_guarded
