@@ -217,6 +217,7 @@ def test_turn_1_is_headed_by_the_player_who_moves_even_when_a_guest_claims_a_sea
         anna.goto(server.base + t["seats"][0]["link"])
         anna.wait_for_selector("[data-move='roll']")
         bruno.goto(server.base + t["seats"][1]["invite"])
+        bruno.click("[data-take-seat='1']")  # loading claims nothing: the click does
         bruno.wait_for_selector("[data-player='1'] .you")
         anna.wait_for_selector("#log li[data-kind='note']")  # "Bruno took their seat…"
         assert anna.locator(first_head).inner_text() == "Turn 1 · Anna"
@@ -577,7 +578,9 @@ def test_the_swings_name_their_turn_and_the_bars_keep_their_values_when_a_seat_c
         )
         guest = browser.new_context()
         try:
-            guest.new_page().goto(server.base + live["seats"][1]["invite"])
+            claim = guest.new_page()
+            claim.goto(server.base + live["seats"][1]["invite"])
+            claim.click("[data-take-seat='1']")  # loading claims nothing: the click does
             host.wait_for_selector("#log li[data-kind='note']")
         finally:
             guest.close()

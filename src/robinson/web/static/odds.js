@@ -117,19 +117,21 @@ export async function showOdds(gameId, version, toMove = null) {
   if (hidden()) return;
   const key = `${gameId}/${version}`;
   wanted.key = key;
-  let asked = known.get(key);
-  if (!asked) {
-    asked = fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
-    known.set(key, asked);
-    if (known.size > 64) known.delete(known.keys().next().value);
-  }
-  let data;
-  try {
-    data = await asked;
-  } catch (e) {
-    known.delete(key);  // asked again next time
-    if (wanted.key === key) note.textContent = e.message;
-    return;
+  let data = known.get(key);  // its answer (drawn at once: no empty blink), or the asking
+  if (!data || data instanceof Promise) {
+    if (!data) {
+      data = fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds?version=${version}`);
+      known.set(key, data);
+      if (known.size > 64) known.delete(known.keys().next().value);
+    }
+    try {
+      data = await data;
+    } catch (e) {
+      known.delete(key);  // asked again next time
+      if (wanted.key === key) note.textContent = e.message;
+      return;
+    }
+    known.set(key, data);
   }
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
