@@ -126,6 +126,7 @@ def fill(url: str, game_id: str, staying: int, key: bytes | None, finish: bool) 
             .where(games.c.id == game_id)
             .values(
                 seed=SeedBox(key).seal(game_id, seed.hex()),
+                dice_scheme=None,  # the first scheme (the server's seed alone): still valid
                 seed_sha256=fairdice.commitment(seed),
                 version=len(actions),
                 over=int(state.over),

@@ -15,9 +15,19 @@ from typing import Any
 
 import pytest
 
+from robinson import fairdice
 from robinson.analysis.odds.history import Chart, chances_over_game
 from robinson.bots import make_bot
-from robinson.engine import GameRecord, Phase, Roll, Ruleset, apply, new_game
+from robinson.engine import (
+    Choose,
+    GameRecord,
+    Phase,
+    Roll,
+    Ruleset,
+    apply,
+    legal_actions,
+    new_game,
+)
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.protocol.server import OddsHistory, Replay
 from robinson.web.service import SeatSpec, records
@@ -28,10 +38,34 @@ from tests.web.conftest import forward
 from tests.web.fakes import FakeClock, SeededDice
 from tests.web.inprocess import Served, Viewer
 
-# With these dice the second player lands on the tree (7) and may stay there for ever; found by
-# trying seeds 0.. with "stay on the tree, else forward" (benchmarks/long_game.py does the same).
-LONG_SEED = (4).to_bytes(32, "big")
 STAYING = 300  # actions played staying on the tree before both move on to the end
+
+
+def _staying_seed(staying: int) -> bytes:
+    """The first of the server seeds 0, 1, ... whose two-player game (second dice scheme, no
+    seat giving a seed of its own) puts a pawn on the tree (7), where staying keeps the game
+    going for `staying` actions (benchmarks/long_game.py searches the same way)."""
+    for k in range(10_000):
+        seed = k.to_bytes(32, "big")
+        given = fairdice.all_contributions(seed, 2, {})
+        key = fairdice.seeds_key(seed, [e.seed for e in given])
+        state, played, rolls = new_game(2, Ruleset(), 0), 0, 0
+        while not state.over and played < staying:
+            if state.phase is Phase.ROLL:
+                action: Any = Roll(fairdice.face(key, rolls))
+                rolls += 1
+            else:
+                legal = legal_actions(state)
+                stay = [a for a in legal if isinstance(a, Choose) and a.option == "stay"]
+                action = stay[0] if stay else legal[-1]
+            state, _ = apply(state, action)
+            played += 1
+        if played >= staying:
+            return seed
+    raise AssertionError("no seed keeps a pawn on the tree")
+
+
+LONG_SEED = _staying_seed(STAYING)
 
 
 async def _long_game(srv: Served, staying: int = STAYING) -> tuple[dict[str, Any], str]:
