@@ -205,8 +205,9 @@ def main() -> None:
     proc, base = serve_helper.start(url)
     ws_base = base.replace("http", "ws", 1)
     try:
-        print(f"load average at the start: {os.getloadavg()[0]:.2f}")
         game = f"{base}/api/games/{going['game']}"
+        _solved(f"{game}/odds")  # the chances' first solve on this machine is not measured
+        print(f"load average at the start: {os.getloadavg()[0]:.2f}")
         reads = {
             "hello (a snapshot)": functools.partial(_hello, ws_base, going["table"]),
             "GET /record": functools.partial(_get, f"{game}/record"),
@@ -251,6 +252,15 @@ def _move(base: str, table: dict[str, Any]) -> None:
     token = table["seats"][state["to_move"]]["token"]
     body = {"token": token, "version": state["version"], "move": move}
     serve_helper.post(f"{base}/api/games/{state['id']}/actions", body)
+
+
+def _solved(address: str) -> None:
+    """Wait while the chances answer 202 (their chains being solved, once per machine)."""
+    deadline = time.monotonic() + 300
+    while serve_helper.get(address).get("status") == "computing":
+        if time.monotonic() > deadline:
+            raise RuntimeError("the chances were not solved within 300 s")
+        time.sleep(0.5)
 
 
 def _get(address: str) -> int:
