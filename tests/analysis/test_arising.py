@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.tiers import SLOW
 
 from robinson.analysis.arising import arising, occurrences
 from robinson.analysis.sim import Setup, fast, simulate
@@ -15,7 +16,8 @@ from robinson.analysis.sim.stats import Z95
 from robinson.engine import DECISION_OF, Phase, Ruleset
 
 
-@pytest.mark.parametrize("players", [2, 4])
+# At 4 players: an occupation solve and 300,000 simulated games no fast test shares (`slow`).
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=SLOW)])
 def test_bread_arises_as_often_as_pawns_land_on_20(players: int) -> None:
     """Every landing on 20 with an opponent alive is a bread decision; alone there are few."""
     rows = {(a.square, a.roll): a for a in arising(Ruleset("standard"), players)}
