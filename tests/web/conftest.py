@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,8 @@ from tests.web.postgres import SKIP_REASON, PostgresCluster, cluster
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
+
+    from tests.web.inprocess import Served
 
 # The moves that always make progress: a test that plays "whatever is offered first" can stay in
 # the tree (7) for ever, and with every pawn there the game would never end.
@@ -346,3 +348,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'robinson.sqlite3'}"
     pg: PostgresCluster = request.getfixturevalue("postgres")
     return pg.new_database()
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    """A started in-process service on a temporary SQLite file, with the fake clock and bots
+    that move at once (tests/web/inprocess.py); a module may define its own."""
+    from robinson.web.settings import Settings
+    from tests.web.fakes import FakeClock
+    from tests.web.inprocess import Served
+
+    srv = Served(f"sqlite:///{tmp_path / 'r.sqlite3'}", FakeClock(), Settings(bot_delay=0.0))
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()

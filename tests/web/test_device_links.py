@@ -6,8 +6,6 @@ first device's stops working, as an invite's claim); used, replaced or expired i
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +13,6 @@ import pytest
 from robinson.web.protocol.errors import STATUS, ServiceError
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.service.invites import DEVICE_SECONDS
-from robinson.web.settings import Settings
-from tests.web.fakes import FakeClock
 from tests.web.inprocess import Served
 
 pytestmark = pytest.mark.anyio
@@ -27,16 +23,6 @@ ORIGIN = "https://robinson.example"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    srv = Served(f"sqlite:///{tmp_path / 'r.sqlite3'}", FakeClock(), Settings(bot_delay=0.0))
-    await srv.start()
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 async def _table(service: GameService) -> dict[str, Any]:

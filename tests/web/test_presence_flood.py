@@ -5,8 +5,6 @@ the socket's own handler of `hello`."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -16,8 +14,6 @@ from robinson.web.api import socket
 from robinson.web.protocol.client import Hello
 from robinson.web.service import SeatSpec
 from robinson.web.service.presence import BURST, RATE
-from robinson.web.settings import Settings
-from tests.web.fakes import FakeClock
 from tests.web.inprocess import Served, Viewer
 
 pytestmark = pytest.mark.anyio
@@ -30,16 +26,6 @@ TICK = 0.1  # seconds: 10,000 flips in 10 s, 1,000 a second
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    srv = Served(f"sqlite:///{tmp_path / 'r.sqlite3'}", FakeClock(), Settings(bot_delay=0.0))
-    await srv.start()
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 class Socket(Viewer):

@@ -4,16 +4,12 @@ event loop; the host's panel asked again makes none. In process, on the fake clo
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
-from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import SeatSpec, invites
-from robinson.web.settings import Settings
-from tests.web.fakes import FakeClock
 from tests.web.inprocess import Served
 
 pytestmark = pytest.mark.anyio
@@ -24,16 +20,6 @@ ORIGIN = "https://robinson.example"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    srv = Served(f"sqlite:///{tmp_path / 'r.sqlite3'}", FakeClock(), Settings(bot_delay=0.0))
-    await srv.start()
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 async def test_the_host_panel_makes_each_links_code_once_and_off_the_loop(served: Served) -> None:

@@ -9,8 +9,6 @@ import asyncio
 import gc
 import json
 from collections import Counter
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,8 +17,7 @@ import pytest
 from robinson.web.api import socket
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.service import GameService, SeatSpec
-from robinson.web.settings import Rates, Settings
-from tests.web.fakes import FakeClock
+from robinson.web.settings import Rates
 from tests.web.inprocess import Served
 
 pytestmark = pytest.mark.anyio
@@ -32,16 +29,6 @@ GENEROUS = Rates("1000000/minute", "1000000/minute", "1000000/minute", "1000000/
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    srv = Served(f"sqlite:///{tmp_path / 'r.sqlite3'}", FakeClock(), Settings(bot_delay=0.0))
-    await srv.start()
-    try:
-        yield srv
-    finally:
-        await srv.stop()
 
 
 class FakeWebSocket:
