@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,18 @@ def _limited(r: httpx.Response) -> int:
     return wait
 
 
+def _soon_limited(send: Callable[[], httpx.Response]) -> httpx.Response:
+    """The first refused answer of up to three more tries. The sliding window counter weighs
+    the last minute's hits by how much of it is left, so when a minute turns between the hits
+    before, the next one or two may still pass; never a third."""
+    for _attempt in range(3):
+        r = send()
+        if r.status_code == 429:
+            break
+        assert r.status_code in (200, 201, 409, 422), r.text
+    return r
+
+
 def _from(address: str) -> httpx.Client:
     """A client whose connections come from another loopback address."""
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10)
@@ -47,7 +59,7 @@ def test_creating_tables_past_the_limit_is_rate_limited_per_address(strict: Serv
     seats = {"seats": [{"name": "A"}, {"name": "B"}]}
     for _ in range(3):
         assert strict.post("/api/tables", seats).status_code == 201
-    _limited(strict.post("/api/tables", seats))
+    _limited(_soon_limited(lambda: strict.post("/api/tables", seats)))
     with _from("127.0.0.2") as other:
         assert other.post(strict.base + "/api/tables", json=seats).status_code == 201
 
@@ -60,7 +72,7 @@ def test_acting_past_the_limit_is_rate_limited_over_rest_and_websocket(strict: S
         r = strict.post(f"/api/games/{t['game']}/actions", body)
         assert r.status_code in (200, 409, 422), r.text  # counted whatever the answer
     body = {"token": tokens[0], "version": 4, "move": "roll"}
-    _limited(strict.post(f"/api/games/{t['game']}/actions", body))
+    _limited(_soon_limited(lambda: strict.post(f"/api/games/{t['game']}/actions", body)))
     with strict.ws(t["table"]) as ws:
         ws.send(json.dumps({"type": "hello", "tokens": tokens}))
         strict.receive(ws, "snapshot")
@@ -78,26 +90,39 @@ def test_opening_sockets_past_the_limit_is_refused_with_429(strict: Server) -> N
         with strict.ws(t["table"]) as ws:
             ws.send(json.dumps({"type": "hello"}))
             strict.receive(ws, "snapshot")
-    with pytest.raises(InvalidStatus) as refused:
-        connect(f"{strict.ws_base}/ws/tables/{t['table']}", open_timeout=10)
-    response = refused.value.response
+    response = _refused_socket(strict, t["table"])
     assert response.status_code == 429
     assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert json.loads(response.body)["error"]["code"] == "rate_limited"
     assert_security_headers(response.headers, "the refused handshake")
 
 
+def _refused_socket(srv: Server, table: str) -> Any:
+    """The answer to the first refused handshake, as `_soon_limited` tries."""
+    for _attempt in range(3):
+        try:
+            with connect(f"{srv.ws_base}/ws/tables/{table}", open_timeout=10):
+                continue
+        except InvalidStatus as refused:
+            return refused.response
+    raise AssertionError("three sockets past the limit were all accepted")
+
+
 def test_a_refused_socket_is_a_note_in_the_log_not_an_error(strict: Server) -> None:
     """Issue 22: each refused socket logged an ERROR line (uvicorn's "returned without
     completing handshake"); it is the server's own note now."""
     t = strict.create([{"name": "A"}, {"name": "B"}])
-    for _ in range(4):
-        with contextlib.suppress(InvalidStatus), strict.ws(t["table"]) as ws:
-            ws.send(json.dumps({"type": "hello"}))
-            strict.receive(ws, "snapshot")
+    refused = 0
+    for _ in range(5):
+        try:
+            with strict.ws(t["table"]) as ws:
+                ws.send(json.dumps({"type": "hello"}))
+                strict.receive(ws, "snapshot")
+        except InvalidStatus:
+            refused += 1
     strict.stop()
     assert "ERROR" not in strict.output, strict.output
-    assert strict.output.count("socket refused") == 2, strict.output
+    assert refused >= 1 and strict.output.count("socket refused") == refused, strict.output
 
 
 def test_open_sockets_per_address_are_capped(fresh_server: Any) -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from robinson.web.cluster.messages import BusMessage, bus_message
+from robinson.web.cluster.tasks import cancel_all
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -117,9 +118,7 @@ class RedisBroadcaster:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await cancel_all(self._tasks)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

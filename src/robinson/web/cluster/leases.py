@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from robinson.web.cluster.tasks import cancel_all
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -196,9 +198,7 @@ class RedisLeases:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks + list(self._pending):
-            task.cancel()
-        await asyncio.gather(*self._tasks, *self._pending, return_exceptions=True)
+        await cancel_all([*self._tasks, *self._pending])
         # A clean stop hands the tables on at once instead of after the TTL: all in one round
         # trip, and never more than a second (Redis may be away; then the TTL does it).
         held, self._valid_until = list(self._valid_until), {}

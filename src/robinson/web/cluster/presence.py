@@ -14,6 +14,8 @@ import time
 from collections import Counter
 from typing import TYPE_CHECKING, Protocol
 
+from robinson.web.cluster.tasks import cancel_all
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -249,8 +251,7 @@ class RedisPresence(LocalPresence):
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_all([self._task])
         # A clean stop takes ours away at once: without the key, our fields count for nothing.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.delete(f"robinson:alive:{self.process_id}"), 1.0)
