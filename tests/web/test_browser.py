@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from typing import TYPE_CHECKING
 
@@ -147,7 +148,9 @@ def test_the_page_is_small_and_asks_no_other_host() -> None:
 
     static = resources.files("robinson.web") / "static"
     files = [f for f in static.iterdir() if f.is_file()]
-    assert sum(len(f.read_bytes()) for f in files) < 150_000
+    # Every file as the server sends it (gzip, level 9: api/caching.py), all together, within
+    # the first visit's budget (issue 18: 150 KB), though a visit loads only some of them.
+    assert sum(len(gzip.compress(f.read_bytes(), 9)) for f in files) < 150_000
     for f in files:
         for url in re.findall(r"https?://[^\s\"'`)]+", f.read_text(encoding="utf-8")):
             assert url.startswith("http://www.w3.org/2000/svg"), (f.name, url)

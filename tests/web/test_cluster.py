@@ -49,6 +49,7 @@ class Viewer:
         self.versions: list[int] = []  # the version of each update, in arrival order
         self.gaps = 0  # updates that did not follow the one before (the viewer resynced)
         self.reconnects = 0
+        self.reactions: list[dict[str, Any]] = []
         self.changed = asyncio.Event()
         self._ws: Any = None
         self._replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -98,6 +99,8 @@ class Viewer:
             self.state = msg["state"]
         elif msg["type"] == "state":
             self.state = msg["state"]
+        elif msg["type"] == "reaction":
+            self.reactions.append(msg)
         elif msg["type"] in ("ack", "error") and msg.get("id") is not None:
             self._replies.put_nowait(msg)
         self.changed.set()
@@ -398,6 +401,25 @@ def test_presence_shows_on_every_process(cluster: Cluster) -> None:
         assert not state["players"][1]["present"]
         await ann.stop()
         await spectator.wait(lambda s: not s["players"][0]["present"])
+        await spectator.stop()
+
+    asyncio.run(run())
+
+
+def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
+    """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
+    a, b = cluster.servers[0], cluster.servers[1]
+    t = a.create([{"name": "Ann"}, {"name": "Bo"}])
+
+    async def run() -> None:
+        spectator = Viewer(b.ws_base, t["table"])
+        await spectator.start()
+        ann = Viewer(a.ws_base, t["table"], (t["seats"][0]["token"],))
+        await ann.start()
+        await ann._send({"type": "react", "id": 3, "seat": 0, "reaction": "good_luck"})
+        await spectator.wait(lambda s: bool(spectator.reactions))
+        assert spectator.reactions == [{"type": "reaction", "seat": 0, "reaction": "good_luck"}]
+        await ann.stop()
         await spectator.stop()
 
     asyncio.run(run())

@@ -25,6 +25,7 @@ from robinson.web.protocol.client import (
     Hello,
     Lang,
     Ping,
+    React,
     Rematch,
     TakeBack,
     client_message,
@@ -114,6 +115,8 @@ async def _follow(
                 if reply is not None:
                     conn.send({**reply, "id": msg_id})
             except ServiceError as e:
+                if msg_id is None:  # refused before it was read: its id, if it has one
+                    msg_id = _id_of(message.get("text"))
                 conn.send({"type": "error", **e.to_json(), "id": msg_id})
     finally:
         service.unsubscribe(table, conn)
@@ -160,6 +163,20 @@ class Connection:
             log.exception("an outgoing message does not match protocol.messages.ServerMessage")
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 await self.websocket.close(code=1011)
+
+
+def _id_of(text: str | None) -> int | str | None:
+    """The `id` of a message the models refused, when it is a JSON object with a usable one
+    (so the client knows which message it was); else None."""
+    if text is None or len(text) > MAX_MESSAGE:
+        return None
+    try:
+        found = json.loads(text).get("id")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    if isinstance(found, str) and len(found) <= 64:
+        return found
+    return found if type(found) is int and abs(found) < 2**63 else None
 
 
 def _parse(text: str | None, data: bytes | None) -> Any:
@@ -218,6 +235,9 @@ async def _handle(
         else:
             conn.send(views.snapshot(table, conn))
         return None
+    if isinstance(msg, React):
+        service.reactions.react(table, conn, msg.seat, msg.reaction)
+        return {"type": "ack"}
     if isinstance(msg, Act):
         version = await service.act(msg.game, msg.token, msg.version, msg.move)
         return {"type": "ack", "version": version}

@@ -7,6 +7,7 @@
 - `SeedGiven`: a seat gave its seed for the game's dice (before the first roll).
 - `NewGame`: a rematch started; the others read it from the database.
 - `Seen`: seats arrived or left on the sender; when (presence itself is in cluster/presence.py).
+- `Reacted`: a seated player's reaction, for the viewers on every process (never stored).
 - `Reload`: read the table afresh (sent to itself by a process whose Redis came back).
 
 The bus adds the sender's process id (`p`) on the wire and drops a process's own messages.
@@ -113,11 +114,18 @@ class Seen(_Message):
     seen: dict[int, int]  # seat -> Unix ms it arrived or left
 
 
+class Reacted(_Message):
+    k: Literal["react"] = "react"
+    seat: int
+    reaction: str
+
+
 class Reload(_Message):
     k: Literal["reload"] = "reload"
 
 
 BusMessage = Annotated[
-    Moved | SeatsChanged | SeedGiven | NewGame | Seen | Reload, Field(discriminator="k")
+    Moved | SeatsChanged | SeedGiven | NewGame | Seen | Reacted | Reload,
+    Field(discriminator="k"),
 ]
 bus_message: TypeAdapter[BusMessage] = TypeAdapter(BusMessage)

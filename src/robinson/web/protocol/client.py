@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from robinson.engine import OPTIONS
-from robinson.web.protocol.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS
+from robinson.web.protocol.limits import MAX_NAME, MAX_SEATS, MAX_TOKENS, MIN_SEATS, REACTIONS
 
 MOVES = ("roll", *OPTIONS)  # the die, then the engine's decision options
 if TYPE_CHECKING:
     Move = str
+    Reaction = str
 else:  # an enum in the schema, from the engine's table
     Move = Literal[MOVES]
+    Reaction = Literal[REACTIONS]
 
 
 class Strict(BaseModel):
@@ -131,13 +133,22 @@ class GiveSeed(Strict):
     token: str
 
 
+class React(Strict):
+    """A canned reaction of a seat this connection holds, shown to everyone at the table."""
+
+    type: Literal["react"]
+    id: StrictInt | str | None = None
+    seat: StrictInt
+    reaction: Reaction
+
+
 class Ping(Strict):
     type: Literal["ping"]
     id: StrictInt | str | None = None
 
 
 ClientMessage = Annotated[
-    Hello | Lang | Act | HandToBot | TakeBack | Rematch | GiveSeed | Ping,
+    Hello | Lang | Act | HandToBot | TakeBack | Rematch | GiveSeed | React | Ping,
     Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
@@ -148,5 +159,5 @@ def explain(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "message"
     if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
-        return "'type' must be one of hello, lang, act, bot, take_back, rematch, seed, ping"
+        return "'type' must be one of hello, lang, act, bot, take_back, rematch, seed, react, ping"
     return f"{where}: {first['msg']}"

@@ -14,6 +14,10 @@ MOVE_SECONDS = (5, 604800)  # the clock's range: a live game to a game by corres
 MAX_TOKENS = MAX_SEATS  # tokens one browser may present (hot-seat: every seat of a table)
 MAX_DEPTH = 16  # levels of JSON nesting (our deepest message has 3)
 MAX_NUMBER = 20  # characters of one JSON number (a 64-bit integer has at most 20)
+# Reactions a seated player may send (each shown as a bubble by his pawn): at most
+# REACTION_BURST at once, then one every REACTION_SECONDS per seat.
+REACTIONS = ("hello", "good_luck", "well_played", "wow", "oops", "good_game")
+REACTION_BURST, REACTION_SECONDS = 3, 2.0
 
 
 def as_json() -> dict[str, int]:
@@ -24,3 +28,7 @@ def as_json() -> dict[str, int]:
         "max_seats": MAX_SEATS,
         "message": MAX_MESSAGE,
     }
+
+
+def reactions() -> list[str]:
+    return list(REACTIONS)

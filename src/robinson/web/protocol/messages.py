@@ -57,6 +57,14 @@ class Pong(Out):
     id: MessageId = None
 
 
+class Reacted(Out):
+    """A seated player's canned reaction (not stored: only those following the table see it)."""
+
+    type: Literal["reaction"]
+    seat: int
+    reaction: str
+
+
 class ErrorMessage(Out):
     type: Literal["error"]
     code: str
@@ -65,7 +73,8 @@ class ErrorMessage(Out):
 
 
 ServerMessage = Annotated[
-    Snapshot | Update | StateChanged | Ack | Pong | ErrorMessage, Field(discriminator="type")
+    Snapshot | Update | StateChanged | Reacted | Ack | Pong | ErrorMessage,
+    Field(discriminator="type"),
 ]
 server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 

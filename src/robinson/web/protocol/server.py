@@ -171,6 +171,7 @@ class GameView(Out):
     move_seconds: MoveSeconds
     absent_after: float = Field(description="seconds without a connection to be absent")
     clock: Clock | None
+    watching: int = Field(description="spectators following the table (sockets with no seat)")
     players: list[PlayerView]
 
 

@@ -9,7 +9,8 @@ the constructor below is the wiring diagram:
 - `Presence` (presence.py): who is connected, since when a seat is away;
 - `Seats` (seats.py): hand-overs, invites, the host's view;
 - `Replica` (replica.py): other processes' changes into this process's copies;
-- `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py).
+- `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py);
+- `Reactions` (reactions.py): the players' canned reactions, shown and never stored.
 
 Time and dice come in as a `Clock` and a `Dice` (clock.py). Nothing here speaks HTTP, SQL or
 Redis: the API (web/api/) parses, the store (web/store/) stores, the cluster (web/cluster/)
@@ -32,6 +33,7 @@ from robinson.web.service.lane import Lane
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
+from robinson.web.service.reactions import Reactions
 from robinson.web.service.records import Records
 from robinson.web.service.replica import Replica
 from robinson.web.service.seats import Seats
@@ -86,7 +88,8 @@ class GameService:
         self.presence = Presence(self.tables, cluster, store, clock, settings.absent_after)
         self.lane = Lane()  # heavy work: replays, long records, the odds' simulations, QR codes
         self.seats = Seats(self.moves, self.tables, self.presence, store, clock, self.lane)
-        self.replica = Replica(self.tables, self.moves, self.presence, self.adopt)
+        self.reactions = Reactions(cluster, clock)
+        self.replica = Replica(self.tables, self.moves, self.presence, self.reactions, self.adopt)
         self.records = Records(self.tables, store, self.lane)
         self._chores: list[asyncio.Task[None]] = []
 

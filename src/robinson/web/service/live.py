@@ -211,6 +211,8 @@ class LiveTable:
     # The winner (None: nobody) of each finished game of the table, by game id: the series'
     # score that a rematch shows. Set from the stored games on load, kept as games end here.
     results: dict[str, int | None] = field(default_factory=dict)
+    # Per seat: the reactions it may still send now and when that was counted (reactions.py).
+    reaction_buckets: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     @classmethod
     def from_rows(
@@ -288,6 +290,11 @@ class LiveTable:
         for listener in self.listeners:
             held |= listener.seats
         return held
+
+    def watching(self) -> int:
+        """Connections here that hold no seat: the spectators. All of a table's sockets reach
+        one process behind deploy/nginx, so this is the table's count there."""
+        return sum(1 for listener in self.listeners if not listener.seats)
 
     def present_anywhere(self) -> set[int]:
         """The seats some live connection holds, here or (scaled out) on another process."""

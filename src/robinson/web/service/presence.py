@@ -83,6 +83,8 @@ class Presence:
         table.listeners.add(listener)
         views.greet(table, listener, game, version)
         self._count(table, set(), listener.seats)
+        if not listener.seats:  # one more spectator: "2 watching"
+            table.news.owed = True
         self._changed(table, before)
 
     def unsubscribe(self, table: LiveTable, listener: Listener) -> None:
@@ -90,6 +92,8 @@ class Presence:
         if listener in table.listeners:
             table.listeners.discard(listener)
             self._count(table, listener.seats, set())
+            if not listener.seats:
+                table.news.owed = True
         self._changed(table, before)
 
     def hold(self, table: LiveTable, listener: Listener, held: set[int]) -> None:

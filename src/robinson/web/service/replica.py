@@ -19,6 +19,7 @@ from robinson.web.cluster.messages import (
     BusMessage,
     Moved,
     NewGame,
+    Reacted,
     Reload,
     SeatsChanged,
     SeedGiven,
@@ -27,6 +28,7 @@ from robinson.web.cluster.messages import (
 from robinson.web.service.live import LiveTable
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
+from robinson.web.service.reactions import Reactions
 from robinson.web.service.tables import Tables
 
 log = logging.getLogger("robinson.web")
@@ -47,11 +49,13 @@ class Replica:
         tables: Tables,
         moves: Moves,
         presence: Presence,
+        reactions: Reactions,
         adopt: Callable[[], Awaitable[None]],
     ) -> None:
         self.tables = tables
         self.moves = moves
         self.presence = presence
+        self.reactions = reactions
         self.adopt = adopt  # drive what nobody drives: after Redis came back
         # Messages waiting for their table's lock, and the task applying each table's.
         self._inbox: dict[str, deque[Inbound]] = {}
@@ -126,5 +130,7 @@ class Replica:
                 await self.moves.reload(table)
             case Seen():
                 await self.presence.seen_elsewhere(table, message)
+            case Reacted():
+                self.reactions.show(table, message.seat, message.reaction)
             case CatchUp():
                 await self.moves.catch_up(table)

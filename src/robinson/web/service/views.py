@@ -85,6 +85,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "move_seconds": table.move_seconds,
         "absent_after": table.absent_after,
         "clock": clock,
+        "watching": table.watching(),
         "players": [
             {
                 "seat": i,

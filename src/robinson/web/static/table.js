@@ -7,6 +7,7 @@
 import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderDice, verifyDice } from "./dice.js";
 import { renderEnd, renderSeries } from "./end.js";
+import { renderReactions, renderWatching, showReaction } from "./reactions.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
@@ -161,6 +162,8 @@ async function receive(msg) {
     state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
     state.game = msg.state;
     if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
+  } else if (msg.type === "reaction") {
+    showReaction(msg, state.game);
   } else if (msg.type === "error" && msg.code === "seeds_fixed") {
     // This page's seed came after the first roll: the server's stands in for it (dice.js).
   } else if (msg.type === "error") {
@@ -260,6 +263,9 @@ function render(game) {
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
   renderSeries($("series"), game);
+  renderWatching($("watching"), game);
+  renderReactions($("reactions"), game, state.you, send);
+  $("reactions").dataset.mover = game.over || game.to_move === null ? "" : String(game.to_move);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   renderInForce(game);
   renderDice(game, view());
