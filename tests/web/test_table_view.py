@@ -712,7 +712,12 @@ def test_the_rules_page_has_play_now(server: Server, browser: Browser) -> None:
         page.goto(server.base + "/rules")
         button = page.locator("#rules-play-now")
         button.wait_for()
-        assert button.inner_text() == server.get("/api/i18n/lv").json()["ui"]["web.play_now"]
+        ui = server.get("/api/i18n/lv").json()["ui"]
+        assert button.inner_text() == ui["web.play_now"]
+        # the quick start comes first: five lines, before the printed text and the button
+        quick = page.locator("#quick-start li").all_inner_texts()
+        assert quick == [ui[f"web.quick.{i}"] for i in range(1, 6)] and all(quick)
+        assert page.locator("#quick-start + p #rules-play-now").count() == 1
         button.click()
         page.wait_for_selector("[data-move='roll']")
         assert "/t/" in page.url

@@ -58,7 +58,12 @@ export async function openRules(playNow = null) {
     b.onclick = () => playNow();
     play.append(b);
   }
-  page.replaceChildren(make("h2", t("web.rules_heading")), make("p", t("web.home.about")), play, printed,
+  // Five lines to start playing, before the printed text (issue 18 "Rules and help").
+  const quick = make("section", null, { id: "quick-start", "aria-labelledby": "quick-heading" });
+  const steps = make("ol");
+  for (let i = 1; i <= 5; i++) steps.append(make("li", t(`web.quick.${i}`)));
+  quick.append(make("h3", t("web.quick.heading"), { id: "quick-heading" }), steps);
+  page.replaceChildren(make("h2", t("web.rules_heading")), make("p", t("web.home.about")), quick, play, printed,
     make("h3", t("web.rules.squares")), make("p", t("web.rules.squares_about")), squares,
     make("h3", t("web.rules.editions")), make("p", t("web.rules.editions_about")), editions,
     make("h3", t("web.bots_heading")), bots, back);
