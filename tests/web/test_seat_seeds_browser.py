@@ -118,6 +118,22 @@ def test_a_seat_gives_its_seed_and_the_record_passes_the_offline_verifier(
         ok, text = _verdict(page, folder / "v1-roll.json")
         assert ok == "false" and "roll 0 was" in text and "the seed gives" in text
         assert all(u.startswith("file://") for u in asked), asked
+        # in the language asked (or the browser's): the page and every reason
+        page.goto((folder / "verify.html").as_uri() + "?lang=cs")
+        assert page.locator("h1").inner_text() == "Ověř kostku hry Robinson"
+        ok, text = _verdict(page, folder / "v1-roll.json")
+        assert ok == "false" and "hod 0 byl" in text and "ale semínko dává" in text
+        ok, text = _verdict(page, folder / "real.json")
+        assert ok == "true" and "real.json: v pořádku: všech" in text
         assert problems == []
     finally:
         offline.close()
+    latvian = browser.new_context(offline=True, locale="lv-LV")
+    try:
+        page = latvian.new_page()
+        page.goto((folder / "verify.html").as_uri())
+        assert page.locator("html").get_attribute("lang") == "lv"
+        ok, text = _verdict(page, folder / "seed.json")
+        assert ok == "false" and "servera sēkla un vietu sēklas dod" in text
+    finally:
+        latvian.close()

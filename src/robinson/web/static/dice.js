@@ -2,7 +2,7 @@
 // arrive, this browser's own seed for each seat it holds (given before the game's first roll),
 // and "Check every roll" on the record once the seed is revealed (verify.js, both schemes).
 import "./verify.js";
-import { errorText, t, tn } from "./texts.js";
+import { errorText, t, texts, tn } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 const given = new Set();  // "game/seat" this page has sent a seed for
@@ -33,6 +33,8 @@ export function renderDice(game, view) {
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
+  const offline = document.querySelector('a[href^="/static/verify.html"]');  // in the viewer's language
+  if (offline) offline.href = `/static/verify.html?lang=${texts.lang}`;
   const list = $("dice-seeds");
   list.replaceChildren();
   for (const s of game.dice_seeds || []) {
@@ -58,6 +60,7 @@ export async function verifyDice(gameId) {
   if (!answer.ok) { out.textContent = errorText((await answer.json()).error); return; }
   const record = await answer.json();
   const verdict = await globalThis.RobinsonDice.checkRecord(record);
-  out.textContent = verdict.ok ? tn("web.rolls_ok", verdict.count) : `${t("web.rolls_bad")} ${verdict.reason}`;
+  const why = verdict.ok ? "" : globalThis.RobinsonDice.say(texts.lang, verdict.code, verdict.args);
+  out.textContent = verdict.ok ? tn("web.rolls_ok", verdict.count) : `${t("web.rolls_bad")} ${why}`;
   out.dataset.ok = verdict.ok;
 }
