@@ -258,6 +258,32 @@ def test_the_replays_last_step_names_the_last_turns_player(
         page.close()
 
 
+def test_on_a_phone_the_replay_controls_stay_in_the_bar_while_the_board_scrolls(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 18: the replay's controls scrolled away with the page on a phone."""
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+    _play_to_the_end(server, t)
+    context = browser.new_context(viewport=SIZES["phone"])
+    try:
+        page = context.new_page()
+        problems = watch(page)
+        page.goto(f"{server.base}/replay/{t['game']}?step=3")
+        page.wait_for_selector("#step[data-step='3']")
+        page.locator("[data-square='45']").scroll_into_view_if_needed()
+        page.mouse.wheel(0, 3000)
+        for control in ("#back", "#forward", "#play", "#scrub"):
+            box = page.locator(control).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, control
+        page.click("#forward")
+        page.wait_for_selector("#step[data-step='4']")
+        assert problems == []
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(
     ("own", "table", "shown"), [("cs-CZ", "en", "cs"), ("en-US", "lv", "en"), ("de-DE", "lv", "lv")]
 )

@@ -19,6 +19,9 @@ export async function openReplay(gameId, lang) {
   if (!r.ok) throw new Error(data.error ? errorText(data.error) : r.statusText);
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
   $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
+  // The controls go in the dock: beside the die and purses on a desk, and in the bar at the
+  // bottom of a phone's screen, so they stay in reach while the board scrolls (issue 18).
+  $("dock").prepend(document.querySelector(".replay-controls"));
   drawParrot($("parrot-bird"));
   foldLog();
   redrawBoard();
