@@ -211,15 +211,22 @@ export const spots = {};  // seat -> where its pawn stands now (for the motion m
 
 // Place pawns for `players` [{seat, name, position, alive, skips, shipwrecked, friday}];
 // `toMove` gets the highlight ring.
+// The winner's crown on his pawn at 45 (gone again when a replay steps back).
+function crown(pawn, on) {
+  const had = pawn.querySelector(".crown");
+  if (on && !had) el("path", { class: "crown", d: "M -11 -15 L -11 -26 L -5.5 -20 L 0 -28 L 5.5 -20 L 11 -26 L 11 -15 Z" }, pawn);
+  if (!on && had) had.remove();
+}
+
 export function drawPawns(svg, players, toMove = null) {
   const layer = svg.querySelector("#pawns"), links = svg.querySelector("#links");
   if (!layer) return;
   const count = {}, total = {};
   for (const k of Object.keys(spots)) delete spots[k];
-  for (const p of players) if (p.alive) total[p.position] = (total[p.position] || 0) + 1;
+  // The dead keep their place on 42, lying down and faded: the mark of the gallows (issue 18).
+  for (const p of players) total[p.position] = (total[p.position] || 0) + 1;
   for (const p of players) {
     let pawn = layer.querySelector(`[data-pawn="${p.seat}"]`);
-    if (!p.alive) { if (pawn) pawn.remove(); continue; }
     if (!pawn) {
       pawn = el("g", { class: "pawn", "data-seat": p.seat, "data-pawn": p.seat }, layer);
       el("path", { class: "ring", d: shapePath(p.seat, 17) }, pawn);
@@ -233,7 +240,16 @@ export function drawPawns(svg, players, toMove = null) {
     const k = (count[p.position] = (count[p.position] || 0) + 1) - 1;
     const at = spot(p.position, k, total[p.position]);
     spots[p.seat] = at;
-    pawn.style.transform = `translate(${at.x}px, ${at.y}px) scale(${at.s})`;
+    const standing = `translate(${at.x}px, ${at.y}px) scale(${at.s})`;
+    const fell = !p.alive && !pawn.classList.contains("dead");
+    pawn.classList.toggle("dead", !p.alive);
+    pawn.style.transform = p.alive ? standing : `${standing} rotate(80deg)`;
+    if (fell && pawn.dataset.drawn && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      pawn.animate([{ transform: standing, opacity: 1 }, { transform: `${standing} rotate(-20deg)`, opacity: 1, offset: 0.3 },
+        { transform: pawn.style.transform, opacity: 0.45 }], { duration: 900, easing: "ease-in" });
+    }
+    pawn.dataset.drawn = "1";
+    crown(pawn, p.alive && p.position === 45);
     const mark = pawn.querySelector(".anchor");
     if (p.shipwrecked && !mark) anchor(pawn);
     if (!p.shipwrecked && mark) mark.remove();

@@ -71,6 +71,7 @@ export function renderPlayers(players, { toMove = null, you = [], bank = null } 
   for (const p of players) {
     const li = make("li", null, { "data-player": p.seat });
     if (p.seat === toMove) li.classList.add("to-move");
+    if (!p.alive) li.classList.add("out");  // greyed: out of the game
     li.append(seatIcon(p.seat), " ", make("span", p.name, { class: "name" }));
     if (p.kind === "bot") li.append(" ", robotIcon(), make("span", t("web.bot_named", { bot: t(`web.bot.${p.bot}`, {}, p.bot) }), { class: "bot" }));
     if (you.includes(p.seat)) li.append(" ", make("span", t("web.you"), { class: "you" }));
