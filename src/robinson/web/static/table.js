@@ -12,6 +12,7 @@ import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.j
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
+import { rememberTable } from "./yours.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -324,6 +325,10 @@ export async function openTable(tableId) {
   state.log = new TurnLog($("log"), []);
   foldLog();
   await mapTokens();
+  // "Your tables" on the home page: which seats this browser holds here, and when it was here
+  if (Object.keys(state.seatTokens).length || localStorage.getItem(`robinson.host.${tableId}`)) {
+    rememberTable(tableId, Object.keys(state.seatTokens));
+  }
   drawParrot($("parrot-bird"));
   if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
   $("verify").onclick = () => verifyDice(state.game.id);
