@@ -193,8 +193,11 @@ function openInvites(box) {
   if (!sessionStorage.getItem(key) || box.hidden) return;
   sessionStorage.removeItem(key);
   box.classList.add("opened");
-  box.scrollIntoView({ block: "nearest" });
-  (box.querySelector(".invite .share") || box.querySelector(".invite .copy"))?.focus();
+  // on a phone the fixed bar covers the window's bottom: the panel goes to the top
+  const dock = $("dock");
+  const fixed = dock && getComputedStyle(dock).position === "fixed";
+  box.scrollIntoView({ block: fixed ? "start" : "nearest" });
+  (box.querySelector(".invite .share") || box.querySelector(".invite .copy"))?.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------------- the seats, per player
