@@ -137,7 +137,11 @@ def test_the_page_is_small_and_asks_no_other_host() -> None:
 
     static = resources.files("robinson.web") / "static"
     files = [f for f in static.iterdir() if f.is_file()]
-    assert sum(len(f.read_bytes()) for f in files) < 150_000
+    # The source as written (comments included), a guard against a heavy library slipping in;
+    # what a visit costs over the wire (gzip, ≤ 150 KB first, ≤ 20 KB again) is held by
+    # test_board.py's test_a_table_weighs_at_most_150_kb_first_and_20_kb_again. Raised from
+    # 150,000 (reached at 149,990) by issue 18's home page: the name, Your tables, friends.
+    assert sum(len(f.read_bytes()) for f in files) < 175_000
     for f in files:
         for url in re.findall(r"https?://[^\s\"'`)]+", f.read_text(encoding="utf-8")):
             assert url.startswith("http://www.w3.org/2000/svg"), (f.name, url)
