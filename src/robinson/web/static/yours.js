@@ -22,7 +22,7 @@ export const SHOWN = 20;  // tables read at most (one GET each: the home page st
 
 // ------------------------------------------------------------------------------------- name
 // A name, never a pronoun: every line of the narration is built on it ("You rolls 6").
-const PRONOUNS = new Set(["you", "tu", "ty", "jūs", "vy", "vosaltres", "me", "jo", "es", "já"]);
+const PRONOUNS = new Set(["you", "tu", "ty", "jūs", "vy", "vosaltres", "vós", "es", "já"]);  // you, and "I"
 export function isPronoun(name) { return PRONOUNS.has(name.trim().toLocaleLowerCase()); }
 export function myName() { return (localStorage.getItem(NAME) || "").trim(); }
 export function rememberName(name) {
