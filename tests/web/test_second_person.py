@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from robinson.engine import Event, GameRecord
+from robinson.engine.events import Rolled
 from robinson.i18n import Translator
 from tests.web.conftest import FORWARD_BUTTON, Server, browser, server, watch
 
@@ -133,3 +134,30 @@ def test_hot_seat_keeps_every_seats_name(browser: Browser, server: Server) -> No
         assert problems == []
     finally:
         context.close()
+
+
+def test_online_each_player_reads_his_own_seat_as_you(browser: Browser, server: Server) -> None:
+    """One update for both (built once per language): each page tells its own seat as "you"."""
+    t = Translator("cs")
+    made = server.create([{"name": "Anna"}, {"name": "Bruno"}], language="cs")
+    host, guest = browser.new_context(locale="cs-CZ"), browser.new_context(locale="cs-CZ")
+    try:
+        anna, bruno = host.new_page(), guest.new_page()
+        problems, problems_guest = watch(anna), watch(bruno)
+        anna.goto(server.base + made["seats"][0]["link"])
+        bruno.goto(server.base + made["seats"][1]["link"])
+        bruno.wait_for_selector("[data-player='1'] .you")
+        anna.click(FORWARD_BUTTON)
+        line = bruno.locator(LOG_LINES).first
+        line.wait_for()
+        record = GameRecord.from_json(server.get(f"/api/games/{made['game']}/record").json())
+        face = next(
+            e.face for _, _, events in record.steps() for e in events if isinstance(e, Rolled)
+        )
+        assert line.inner_text() == t.format("event.rolled", name="Anna", face=face)
+        anna.locator(LOG_LINES).first.wait_for()
+        assert anna.locator(LOG_LINES).first.inner_text() == t.format("event.rolled.you", face=face)
+        assert problems == [] and problems_guest == []
+    finally:
+        host.close()
+        guest.close()
