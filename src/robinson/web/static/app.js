@@ -101,6 +101,8 @@ async function home() {
   $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
   $("play-now").onclick = () => playNow();
   $("play-friends").onclick = () => playWithFriends();
+  // Back from a table (the browser may show this page as it was): the tables as they are now
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) renderYourTables($("your-tables")); });
   $("create-go").before(clockChoice(), " ");
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
