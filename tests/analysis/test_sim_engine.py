@@ -1,7 +1,11 @@
 """The compiled simulator reproduces the engine: fed the same per-game dice, every game ends with
 the same winner, squares, purses, bank, Friday relations and deaths, and the same counts of
 turns, rolls and landings. 10,000 games of each edition, 2 to 8 players, every first seat, with
-eager, heuristic and random decision tables (so every option of every decision is exercised)."""
+eager, heuristic and random decision tables (so every option of every decision is exercised).
+
+The first quarter of each batch is in `make check`'s fast tier, so every edition is checked
+there on 2,500 games; the other three quarters are `slow` (tests/tiers.py): `make test` plays
+all 10,000, as before, for the same cost in all."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from tests.tiers import SLOW
 
 from robinson.analysis.sim import fast, reference
 from robinson.analysis.sim.batch import Batch, Setup
@@ -37,8 +42,9 @@ def _tables(kind: str, ruleset: Ruleset, players: int, rng: np.random.Generator)
     return tables
 
 
-def _jobs(edition: str) -> list[tuple[Setup, np.ndarray, int, int]]:
-    """(setup, tables, offset, count) covering GAMES_PER_EDITION games of `edition`."""
+def _jobs(edition: str, part: str = "all") -> list[tuple[Setup, np.ndarray, int, int]]:
+    """(setup, tables, offset, count) covering GAMES_PER_EDITION games of `edition`: "all" of
+    them, the "head" (each batch's first quarter) or the "tail" (the rest)."""
     rng = np.random.default_rng(sum(map(ord, edition)))
     jobs = []
     for n, games in GAMES_BY_PLAYERS.items():
@@ -50,10 +56,15 @@ def _jobs(edition: str) -> list[tuple[Setup, np.ndarray, int, int]]:
             stake=int(rng.integers(0, start_tokens + 1)),
             share=("half", "third")[n % 2],
         )
-        for part, kind in enumerate(("eager", "heuristic", "random")):
+        for i, kind in enumerate(("eager", "heuristic", "random")):
             setup = Setup(ruleset, n, first=int(rng.integers(0, n)), seed=int(rng.integers(2**63)))
             count = games // 3 + 1
-            jobs.append((setup, _tables(kind, ruleset, n, rng), part * count, count))
+            offset, head = i * count, (count + 3) // 4
+            if part == "head":
+                count = head
+            elif part == "tail":
+                offset, count = offset + head, count - head
+            jobs.append((setup, _tables(kind, ruleset, n, rng), offset, count))
     return jobs
 
 
@@ -71,13 +82,18 @@ def _compare(fast_batch: Batch, engine_batch: Batch, label: str) -> None:
             pytest.fail(f"{label}: {field} differs from the engine in games {games}")
 
 
+@pytest.mark.parametrize("part", ["head", pytest.param("tail", marks=SLOW)])
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_fast_simulator_reproduces_the_engine(
-    edition: str, monkeypatch: pytest.MonkeyPatch
+    edition: str, part: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fast, "MAX_ROLLS", MAX_ROLLS)
-    jobs = _jobs(edition)
-    assert sum(job[3] for job in jobs) >= GAMES_PER_EDITION
+    jobs = _jobs(edition, part)
+    every = _jobs(edition)
+    assert sum(job[3] for job in every) >= GAMES_PER_EDITION
+    assert sum(job[3] for job in _jobs(edition, "head") + _jobs(edition, "tail")) == sum(
+        job[3] for job in every
+    )
     workers = min(4, os.cpu_count() or 1)
     with ProcessPoolExecutor(workers) as pool:
         engine_batches = list(pool.map(_engine_batch, jobs))

@@ -141,7 +141,7 @@ class Server:
     # The tests make many tables and moves from one address: limits far above what they use
     # (test_limits.py sets low ones to test the limits themselves).
     GENEROUS = ("--rate-tables", "100000/minute", "--rate-actions", "1000000/minute")
-    GENEROUS += ("--rate-sockets", "100000/minute")
+    GENEROUS += ("--rate-sockets", "100000/minute", "--rate-reads", "1000000/minute")
 
     def __init__(
         self,

@@ -73,9 +73,19 @@ def test_a_hot_seat_game_made_on_the_home_page_in_one_page(
         assert names[0] == "<img src=x onerror=alert(1)>"  # shown as text, never as markup
         assert page.locator("#players img, #log img").count() == 0
         play_until_over([page])
-        page.wait_for_selector("#winner")
+        won = page.locator("#winner").inner_text()
+        assert page.locator("#series").is_hidden()  # a table's first game is no series yet
         page.click("#rematch")
         page.wait_for_selector("#end[hidden]", state="attached")
+        # the rematch is game 2 of a series: each seat's wins so far, by the turn banner
+        series = page.locator("#series")
+        series.wait_for()
+        listed = series.inner_text().split(": ", 1)[1].split(", ")
+        counts = dict(item.rsplit(" ", 1) for item in listed)  # name -> wins
+        assert series.inner_text().startswith("Game 2 · wins: ")
+        winners = [name for name in counts if won == f"Winner: {name}"]
+        assert sorted(counts.values()) == (["0", "0", "1"] if winners else ["0", "0", "0"])
+        assert all(counts[name] == "1" for name in winners)
         assert problems == []
     finally:
         context.close()

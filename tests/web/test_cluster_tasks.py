@@ -4,15 +4,14 @@ completes at the moment it is cancelled may), where one cancel() and a wait hang
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from robinson.web.cluster.tasks import cancel_all
 
 
 async def _swallows_once(ended: list[str]) -> None:
-    try:
+    with contextlib.suppress(asyncio.CancelledError):  # as a library returning a result would
         await asyncio.sleep(60)
-    except asyncio.CancelledError:
-        pass  # the library returned a result instead of raising
     try:
         while True:
             await asyncio.sleep(0.05)

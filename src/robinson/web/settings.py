@@ -21,10 +21,11 @@ class Rates:
     """Each as "N/second", "N/minute" or "N/hour" (the `limits` notation), per client address."""
 
     tables: str = option("30/minute", "tables created")
-    actions: str = option("600/minute", "moves (and seat hand-overs, rematches)")
+    actions: str = option("600/minute", "moves (and seat hand-overs, rematches, seat requests)")
     sockets: str = option("120/minute", "connections opened")
     reads: str = option(
-        "600/minute", "reads that can be long: records, replays, chances, a socket's hello"
+        "600/minute",
+        "reads built per table: its view, records, replays, chances, a socket's hello",
     )
 
 

@@ -1,8 +1,10 @@
 """Rate limits per client address (the `limits` library's sliding window counter).
 
 Four things are counted: creating tables, acting (moves, seat hand-overs, rematches, over REST
-and WebSocket alike), opening table sockets, and reads whose cost may grow with a game (records,
-replays, chances and a socket's `hello`, which sends a snapshot), the last generously. Over a
+and WebSocket alike, and the seat requests: whoami, offers, claims, invites, device links),
+opening table sockets, and reads whose cost may grow with a game (a table's view, records,
+replays, chances and a socket's `hello`, which sends a snapshot), the last generously. What is
+the same for every table (meta, catalogs, pages) is not counted. Over a
 limit the answer is `rate_limited` (429) with `Retry-After` in whole seconds. The address is the
 client's as uvicorn reports it: from `X-Forwarded-For` when the proxy is a trusted one
 (127.0.0.1 by default, as in deploy/nginx), else the TCP peer, so behind an untrusted proxy
@@ -39,9 +41,9 @@ log = logging.getLogger("robinson.web")
 
 KINDS = {
     "tables": "tables created",
-    "actions": "moves",
+    "actions": "moves or seat requests",
     "sockets": "connections opened",
-    "reads": "records, replays, chances or hellos",
+    "reads": "table views, records, replays, chances or hellos",
 }
 SHARED = frozenset({"tables", "sockets"})  # counted over every process (with Redis)
 PREFIX = "robinson:rl"  # the Redis keys of the windows begin with this

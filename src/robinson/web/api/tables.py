@@ -23,7 +23,7 @@ async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
     return await service.create_table(seats, ruleset, body.first, body.language, body.move_seconds)
 
 
-@router.get("/{table_id}", response_model=TableView)
+@router.get("/{table_id}", response_model=TableView, dependencies=[rate("reads")])
 async def get_table(table_id: str, service: Service, lang: str = "en") -> dict[str, Any]:
     """The table and its current game, in the viewer's language."""
     table = await service.table(table_id)
@@ -34,7 +34,7 @@ async def get_table(table_id: str, service: Service, lang: str = "en") -> dict[s
     }
 
 
-@router.post("/{table_id}/whoami", response_model=Seat)
+@router.post("/{table_id}/whoami", response_model=Seat, dependencies=[ACTING])
 async def whoami(table_id: str, body: TokenIn, service: Service) -> dict[str, int]:
     """The seat a token holds (a browser keeps tokens, and needs to know whose is whose)."""
     return {"seat": service.authenticate(await service.table(table_id), body.token)}

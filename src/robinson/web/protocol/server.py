@@ -107,6 +107,9 @@ class _Presence(Out):
     absent: bool = Field(description="away long enough for others to hand it to a bot")
     timeouts: int = Field(description="timed-out moves in a row")
     claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+    wins: int = Field(
+        description="games of this table won by the seat so far, this one once it is over"
+    )
 
 
 class PlayerView(_Presence, PlayerState, _Who):  # who, the pawn, the presence

@@ -21,6 +21,7 @@ from robinson.engine import (
     Ruleset,
     State,
     action_from_json,
+    from_text,
 )
 from robinson.web.protocol.limits import MAX_TOKEN, MIN_TOKEN
 from robinson.web.service.clock import Clock, Timer
@@ -209,6 +210,9 @@ class LiveTable:
     # The latest updates sent, per language: (game, version, the encoded text), for viewers
     # who come back having missed a few (views.py `greet`).
     history: dict[str, deque[tuple[str, int, str]]] = field(default_factory=dict)
+    # The winner (None: nobody) of each finished game of the table, by game id: the series'
+    # score that a rematch shows. Set from the stored games on load, kept as games end here.
+    results: dict[str, int | None] = field(default_factory=dict)
 
     @classmethod
     def from_rows(
@@ -233,7 +237,17 @@ class LiveTable:
             created=table.created * 1000,
             closed=table.closed,
             last_used=clock.monotonic(),
+            results=results_of(table.finished),
         )
+
+    @property
+    def wins(self) -> list[int]:
+        """Games won by each seat at this table so far (the current one once it is over)."""
+        won = [0] * len(self.seats)
+        for winner in self.results.values():
+            if winner is not None:
+                won[winner] += 1
+        return won
 
     def put_seats(self, rows: Sequence[SeatRow]) -> None:
         """Take in new rows of some seats (stored already)."""
@@ -305,3 +319,8 @@ class LiveTable:
             and st.to_move is not None
             and self.seats[st.to_move].kind == "bot"
         )
+
+
+def results_of(finished: Sequence[tuple[str, str]]) -> dict[str, int | None]:
+    """The winner of each finished game, read off its stored last position."""
+    return {game_id: from_text(summary).winner for game_id, summary in finished}

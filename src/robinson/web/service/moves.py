@@ -41,7 +41,7 @@ from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import views
 from robinson.web.service.clock import Clock, Dice
 from robinson.web.service.create import new_game_row
-from robinson.web.service.live import TIMEOUT_LIMIT, LiveGame, LiveTable
+from robinson.web.service.live import TIMEOUT_LIMIT, LiveGame, LiveTable, results_of
 from robinson.web.store.errors import Conflict, StorageDown
 from robinson.web.store.rows import KEEP, Keep, Note, SeatChange, SeatRow, Step
 
@@ -203,6 +203,7 @@ class Moves:
         table.put_seats(step.seats)
         if state.over:
             game.final_events = list(events)
+            table.results[game.id] = state.winner  # the series' score
         if isinstance(step.action, Roll):
             game.rolls += 1
         views.tell_update(table, step.action, step.seat, events, step.notes)
@@ -370,5 +371,6 @@ class Moves:
         else:
             await self.catch_up(table)
         table.seats = list(row.seats)
+        table.results = results_of(row.finished)  # games that ended elsewhere count too
         views.tell_snapshot(table)
         self.changed(table)

@@ -59,7 +59,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
     clock = None
     if game.deadline is not None and not st.over and st.to_move is not None:
         clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
-    names = table.names
+    names, wins = table.names, table.wins
     return {
         "id": game.id,
         "number": game.row.number,
@@ -96,6 +96,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
                 "absent": table.absent(i, now),
                 "timeouts": seat.timeouts,
                 "claimed": seat.invite_sha256 is None,
+                "wins": wins[i],
                 **player,
             }
             for i, (seat, player) in enumerate(

@@ -34,6 +34,20 @@ function ranked(game) {
 // "+12", "−8", "±0": a purse against the tokens each player had at the start.
 function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10"; }
 
+// A rematch's place in the table's series: "Game 2 · wins: Bruno 1, Anna 0" (each seat's wins
+// so far, this game's once it is over); nothing for a table's first game.
+export function seriesLine(game) {
+  if (!game.number || game.number < 2 || !game.players.every((p) => Number.isInteger(p.wins))) return "";
+  const wins = game.players.map((p) => `${p.name} ${p.wins}`).join(", ");
+  return t("web.series", { number: game.number, wins });
+}
+
+export function renderSeries(node, game) {
+  const line = seriesLine(game);
+  node.hidden = !line;
+  node.textContent = line;
+}
+
 // Fill `box` (the #end section) for `game`; `fresh`: it has just ended here, so the payout
 // arrives step by step and the keyboard focus moves to the panel.
 export function renderEnd(box, game, { fresh = false, links = false, start = null } = {}) {
@@ -45,6 +59,8 @@ export function renderEnd(box, game, { fresh = false, links = false, start = nul
   const hadFocus = box.contains(document.activeElement);
   const payout = make("ol", null, { id: "payout", "aria-live": "polite" });
   box.replaceChildren(heading);
+  const series = seriesLine(game);
+  if (series) box.append(make("p", series, { class: "series" }));
   if (game.payout.length) box.append(make("h3", t("web.payout")), payout);
   game.payout.forEach((step, i) => {
     const li = make("li", step.text, { "data-kind": step.kind === "won" ? "won" : step.reason, class: "pay-step" });

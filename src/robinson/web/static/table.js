@@ -6,7 +6,7 @@
 // box is the #side-panels element (each panel keeps its own child there).
 import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderDice, verifyDice } from "./dice.js";
-import { renderEnd } from "./end.js";
+import { renderEnd, renderSeries } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
@@ -269,6 +269,7 @@ function render(game) {
   markTarget($("board"), null);
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
+  renderSeries($("series"), game);
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   renderInForce(game);
   renderDice(game, view());

@@ -273,6 +273,11 @@ class Store(Sweeps):
             seat_rows = conn.execute(
                 select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
             ).all()
+            finished = conn.execute(
+                select(games.c.id, games.c.summary)
+                .where(games.c.table_id == table_id, games.c.over == 1)
+                .order_by(games.c.number)
+            ).all()
         return TableRow(
             id=row.id,
             language=row.language,
@@ -294,6 +299,7 @@ class Store(Sweeps):
             host_sha256=row.host_sha256,
             move_seconds=row.move_seconds,
             closed=row.closed,
+            finished=tuple((g.id, g.summary) for g in finished),
         )
 
     @_guarded
