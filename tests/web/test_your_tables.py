@@ -35,6 +35,16 @@ def _home(context: BrowserContext, server: Server) -> Page:
     return page
 
 
+def _no_serious_violation(page: Page) -> None:
+    """axe-core (as test_accessibility.py) finds nothing serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+    found = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["impact"]) for v in found if v["impact"] in ("serious", "critical")]
+    assert bad == [], bad
+
+
 def _finished_table(server: Server) -> tuple[str, str]:
     """A table whose game is over, and the human seat's secret: the human hands the seat to a
     bot and the bots (no delay on the test server) play to the end."""
@@ -170,6 +180,7 @@ def test_play_with_friends_opens_the_invite_panel(
             assert focused == "copy"
             assert panel.locator(".share").count() == 0  # no share sheet here: Copy and QR
             assert panel.locator("[data-invite='1'] .qr").count() == 1
+        _no_serious_violation(page)
         assert problems == []
     finally:
         context.close()
@@ -203,6 +214,9 @@ def test_the_name_asked_once_names_the_seat_and_is_remembered(
         page.wait_for_selector("[data-move='roll']")
         assert page.locator("#players .name").first.inner_text() == "Núria"
         assert page.locator("#turn").inner_text() == ca.format("web.your_turn_name", name="Núria")
+        page.goto(server.base + "/")
+        page.wait_for_selector("#your-tables-list li")
+        _no_serious_violation(page)  # the home page with the name and Your tables
         assert problems == []
     finally:
         context.close()
