@@ -23,6 +23,7 @@ class Translator(Protocol):
     def nformat(self, key: str, n: int, **fields: Any) -> str: ...
     def tokens(self, n: int) -> str: ...
     def join_names(self, names: Sequence[str]) -> str: ...
+    def has(self, key: str) -> bool: ...
 
 
 Narrator = Callable[["Translator", Any, Sequence[str]], str]
@@ -43,13 +44,64 @@ def name_of(names: Sequence[str], seat: int) -> str:
     return names[seat]
 
 
-def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]) -> list[str]:
+class _SecondPerson:
+    """A translator that words a line to the player it is about ("You roll 6."): each event
+    message `KEY` has its second-person variant `KEY.you` where the language has one (notes
+    inside a sentence, square titles and counts of tokens stay as they are). `used` says
+    whether a variant was found: without one there is no second-person line."""
+
+    def __init__(self, t: Translator) -> None:
+        self.t = t
+        self.used = False
+
+    def _key(self, key: str) -> str:
+        second = f"{key}.you"
+        if self.t.has(second):
+            self.used = True
+            return second
+        return key
+
+    def gettext(self, key: str) -> str:
+        return self.t.gettext(key)
+
+    def has(self, key: str) -> bool:
+        return self.t.has(key)
+
+    def format(self, key: str, **fields: Any) -> str:
+        return self.t.format(self._key(key), **fields)
+
+    def nformat(self, key: str, n: int, **fields: Any) -> str:
+        return self.t.nformat(self._key(key), n, **fields)
+
+    def tokens(self, n: int) -> str:
+        return self.t.tokens(n)
+
+    def join_names(self, names: Sequence[str]) -> str:
+        return self.t.join_names(names)
+
+
+def second_person(t: Translator, event: ev.Event, names: Sequence[str]) -> str:
+    """`event` told to the player it is about (its seat, a payment's payer or else payee, a
+    Friday's master: the seat the web log colours the line by), or "" when the language has no
+    second-person line for it (then its third-person line, with the name, stands)."""
+    you = _SecondPerson(t)
+    line = narrate(you, event, names)
+    return line if you.used else ""
+
+
+def narrate_each(
+    t: Translator, events: Sequence[ev.Event], names: Sequence[str], second: bool = False
+) -> list[str]:
     """One line per event of a run (one action's events), each thing said once: a bounce and
     the move it causes are one sentence (the bounce says where the pawn ends, its move gets ""),
     choosing to bake again on 20 is told by the extra roll that follows (the choice gets ""),
     the move home is told by the win ("reaches home on square 45 and wins!"), and a swap on 36
     is told once, where its first move stands (the engine reports the moves
-    first and the `Swapped` that explains them last; both the moves and `Swapped` then get "")."""
+    first and the `Swapped` that explains them last; both the moves and `Swapped` then get "").
+
+    `second`: each line told to the player it is about (`second_person`), "" where the
+    language has none (a web page shows it to the viewer whose seat that is)."""
+    say: Callable[[Translator, ev.Event, Sequence[str]], str] = second_person if second else narrate
     lines = []
     for i, event in enumerate(events):
         before = events[i - 1] if i else None
@@ -61,7 +113,7 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
         elif isinstance(event, ev.Moved) and event.cause == "swap":
             swap = _swap_explaining(events, i)
             first = swap is not None and not _is_swap_move(before)
-            lines.append(narrate(t, swap, names) if first and swap is not None else "")
+            lines.append(say(t, swap, names) if first and swap is not None else "")
         elif isinstance(event, ev.Swapped) and _is_swap_move(before):
             lines.append("")  # told where its first move stands
         elif (
@@ -73,7 +125,7 @@ def narrate_each(t: Translator, events: Sequence[ev.Event], names: Sequence[str]
         ):
             lines.append("")  # "Anna bakes bread and rolls again." says it
         else:
-            lines.append(narrate(t, event, names))
+            lines.append(say(t, event, names))
     return lines
 
 

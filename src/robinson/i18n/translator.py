@@ -7,6 +7,7 @@ catalog's plural rule (Latvian and Czech have three forms).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +60,11 @@ class Translator:
 
     def gettext(self, key: str) -> str:
         return str(self._translations.gettext(key))
+
+    def has(self, key: str) -> bool:
+        """Whether the catalog has the message `key` (for optional variants, such as the
+        second-person lines of `narration.second_person`)."""
+        return key in _ids(self.lang)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return str(self._translations.ngettext(singular, plural, n))
@@ -159,20 +165,33 @@ class Translator:
         """Like `narrate_all`, one entry per event ("" where another event's line says it)."""
         return narration.narrate_each(self, events, names)
 
-    def prompt(self, state: State, names: Sequence[str]) -> str:
-        """What the player to move is asked; decisions name the roll and where it leads."""
+    def narrate_each_you(self, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+        """`narrate_each`'s lines told to the player each is about ("You roll 6."; see
+        `narration.second_person`), "" where the language has no such line."""
+        return narration.narrate_each(self, events, names, second=True)
+
+    def prompt(self, state: State, names: Sequence[str], second: bool = False) -> str:
+        """What the player to move is asked; decisions name the roll and where it leads.
+        `second`: asked of that player in the second person ("Roll the die."), "" where the
+        language has no such prompt."""
         if state.over or state.to_move is None:
-            return self.gettext("prompt.over")
+            return "" if second else self.gettext("prompt.over")
         name = narration.name_of(names, state.to_move)
+
+        def key(k: str) -> str:
+            return f"{k}.you" if second else k
+
+        if second and not self.has(key(_DECISION_PROMPT.get(state.phase, "prompt.roll"))):
+            return ""
         if state.phase is Phase.ROLL:
-            return self.format("prompt.roll", name=name)
+            return self.format(key("prompt.roll"), name=name)
         here = state.players[state.to_move].position
         face = state.pending_roll
         fields: dict[str, Any] = {"name": name, "face": face}
         if face is not None:
             fields["restart"] = target_of(0, face)[0]
             fields["move"] = target_of(here, face)[0]
-        return self.format(_DECISION_PROMPT[state.phase], **fields)
+        return self.format(key(_DECISION_PROMPT[state.phase]), **fields)
 
     def option(self, option: str) -> str:
         """The button label of a decision option."""
@@ -212,6 +231,12 @@ class Translator:
             if message.id and isinstance(message.id, str):
                 strings[message.id] = self.gettext(message.id)
         return strings
+
+
+@functools.cache
+def _ids(lang: str) -> frozenset[str]:
+    """Every message id of the catalog of `lang` (singular ids of plural messages too)."""
+    return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in load_catalog(lang) if m.id)
 
 
 def _elide(match: re.Match[str], fields: dict[str, Any]) -> str:

@@ -26,6 +26,11 @@ class Snapshot(Out):
         "(the page groups the log by turn and colours it by seat)",
     )
     log_turn: int = Field(default=1, description="the turn number of the first line of `log`")
+    log_you: list[str] = Field(
+        default_factory=list,
+        description="each line of `log` told to the seat it is about (its `log_kinds` seat) in "
+        'the second person ("You roll 6."), or "" where the language has no such line',
+    )
 
 
 class _Moved(Out):
@@ -36,6 +41,11 @@ class _Moved(Out):
 
 
 class Update(_Move, _Moved):  # the header, the move, then the state after it
+    narration_you: list[str] = Field(
+        default_factory=list,
+        description="each line of `narration` told to the seat it is about in the second "
+        'person, or "" (as `log_you`)',
+    )
     state: GameView
 
 

@@ -161,6 +161,11 @@ class GameView(Out):
     legal: list[Move]
     leads: list[Lead] = Field(description="at a decision, where each option leads; else empty")
     prompt: str
+    prompt_you: str = Field(
+        default="",
+        description="`prompt` asked of the seat to move in the second person, for the page "
+        'that holds that seat ("Roll the die."); empty when the game is over',
+    )
     seed_sha256: str
     seed: str | None = Field(description="revealed once the game is over")
     dice_scheme: str = Field(description="hmac-sha256-seeds-v2, or -bytes-v1 (older games)")

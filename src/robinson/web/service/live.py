@@ -58,6 +58,7 @@ class Narration:
     notes: int = 0
     lines: list[str] = field(default_factory=list)
     kinds: list[tuple[str, int | None]] = field(default_factory=list)
+    yours: list[str] = field(default_factory=list)  # each line told to its seat ("" if none)
     turns_dropped: int = 0
 
     KEEP: ClassVar[int] = 600  # past this many lines, the oldest half goes
@@ -68,13 +69,14 @@ class Narration:
     def now_at(self, version: int, notes: int) -> None:
         self.version, self.notes = version, notes
 
-    def add(self, line: str, kind: tuple[str, int | None]) -> None:
+    def add(self, line: str, kind: tuple[str, int | None], you: str = "") -> None:
         self.lines.append(line)
         self.kinds.append(kind)
+        self.yours.append(you)
         if len(self.lines) > self.KEEP:
             cut = self.KEEP // 2
             self.turns_dropped += sum(k == "turn_began" for k, _ in self.kinds[:cut])
-            del self.lines[:cut], self.kinds[:cut]
+            del self.lines[:cut], self.kinds[:cut], self.yours[:cut]
 
 
 @dataclass

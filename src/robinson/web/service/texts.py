@@ -30,13 +30,20 @@ def narrate_each(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
     return _translator(lang).narrate_each(events, names)
 
 
+def narrate_each_you(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """`narrate_each`'s lines told to the seat each is about ("You roll 6."), "" where the
+    language has none: the page shows them to the viewer who holds that seat."""
+    return _translator(lang).narrate_each_you(events, names)
+
+
 def told(lines: Sequence[str]) -> list[int]:
     """The indices of the events that have a line of their own, in order."""
     return [i for i, line in enumerate(lines) if line]
 
 
-def prompt(lang: str, state: State, names: Sequence[str]) -> str:
-    return _translator(lang).prompt(state, names)
+def prompt(lang: str, state: State, names: Sequence[str], second: bool = False) -> str:
+    """What the player to move is asked (`second`: in the second person, or "")."""
+    return _translator(lang).prompt(state, names, second)
 
 
 def leads(lang: str, state: State) -> list[dict[str, Any]]:

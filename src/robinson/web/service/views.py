@@ -77,6 +77,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "legal": legal,
         "leads": texts.leads(lang, st) if legal and legal != ["roll"] else [],
         "prompt": texts.prompt(lang, st, names),
+        "prompt_you": texts.prompt(lang, st, names, second=True),
         "seed_sha256": game.row.seed_sha256,
         "seed": game.row.seed if st.over else None,
         "dice_scheme": game.row.scheme,
@@ -109,7 +110,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
 def snapshot(table: LiveTable, listener: Listener) -> dict[str, Any]:
     """Everything a (re)connecting viewer needs, including the narration so far."""
     log = narration(table, listener.lang)
-    lines, kinds = log.lines[-LOG_LINES:], log.kinds[-LOG_LINES:]
+    lines, kinds, yours = log.lines[-LOG_LINES:], log.kinds[-LOG_LINES:], log.yours[-LOG_LINES:]
     shown_from = len(log.kinds) - len(kinds)
     turns_before = log.turns_dropped + sum(k == "turn_began" for k, _ in log.kinds[:shown_from])
     return {
@@ -121,6 +122,7 @@ def snapshot(table: LiveTable, listener: Listener) -> dict[str, Any]:
         "game": game_view(table, listener.lang),
         "log": lines,
         "log_kinds": [list(k) for k in kinds],
+        "log_you": yours,
         "log_turn": 1 + turns_before,
     }
 
@@ -186,19 +188,25 @@ def tell_update(
     language; the table's narrated logs grow by the notes and lines of it."""
     game, names = table.game, table.names
     events_json = [e.to_json() for e in events]
-    narrated: dict[str, list[str]] = {}
+    narrated: dict[str, tuple[list[str], list[str]]] = {}
     for lang, log in table.narration.items():
         if log.follows(game.id, game.version - 1, len(game.notes) - len(notes)):
-            narrated[lang] = each = texts.narrate_each(lang, events, names)
+            narrated[lang] = both = (
+                texts.narrate_each(lang, events, names),
+                texts.narrate_each_you(lang, events, names),
+            )
             for n in notes:
                 _note(table, log, lang, n)
-            _lines(log, events, each)
+            _lines(log, events, *both)
             log.now_at(game.version, len(game.notes))
     texts_of: dict[str, str] = {}
     for listener in list(table.listeners):
         lang = listener.lang
         if lang not in texts_of:
-            each = narrated.get(lang) or texts.narrate_each(lang, events, names)
+            each, yours = narrated.get(lang) or (
+                texts.narrate_each(lang, events, names),
+                texts.narrate_each_you(lang, events, names),
+            )
             texts_of[lang] = encode(
                 {
                     "type": "update",
@@ -208,6 +216,7 @@ def tell_update(
                     "action": action.to_json(),
                     "events": events_json,
                     "narration": [line for line in each if line],
+                    "narration_you": [you for line, you in zip(each, yours, strict=True) if line],
                     "told": texts.told(each),
                     "notes": [texts.note(lang, n, names) for n in notes],
                     "state": game_view(table, lang),
@@ -256,7 +265,13 @@ def _afresh(
         while at < len(notes) and notes[at].version <= version:
             _note(table, log, lang, notes[at])
             at += 1
-        _lines(log, events, texts.narrate_each(lang, events, table.names))
+        names = table.names
+        _lines(
+            log,
+            events,
+            texts.narrate_each(lang, events, names),
+            texts.narrate_each_you(lang, events, names),
+        )
     for item in notes[at:]:
         _note(table, log, lang, item)
     log.now_at(len(record.actions), len(notes))
@@ -267,10 +282,12 @@ def _note(table: LiveTable, log: Narration, lang: str, note: Note) -> None:
     log.add(texts.note(lang, note, table.names), ("note", note.data.get("seat")))
 
 
-def _lines(log: Narration, events: Sequence[Event], each: Sequence[str]) -> None:
-    for e, line in zip(events, each, strict=True):
+def _lines(
+    log: Narration, events: Sequence[Event], each: Sequence[str], yours: Sequence[str]
+) -> None:
+    for e, line, you in zip(events, each, yours, strict=True):
         if line:
-            log.add(line, (e.kind, _actor(e)))
+            log.add(line, (e.kind, _actor(e)), you)
 
 
 def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ import { openRules } from "./rules.js";
 import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
 import { $, make, openTable, showError, switchLanguage } from "./table.js";
 import { browserLanguage, errorText, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { isPronoun, myName, rememberName, renderYourTables } from "./yours.js";
 
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
@@ -63,6 +64,8 @@ function labelBots() {
 function labelHome() {
   labelSeats(); labelEditions(); labelBots();
   $("starts-hint").textContent = t("web.starts_hint");
+  $("my-name").placeholder = t("web.your_name_hint");
+  renderYourTables($("your-tables"));
   if (!editionPicked) document.querySelector("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
   drawHomeBoard();
 }
@@ -92,10 +95,14 @@ async function home() {
     if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
   };
-  add("Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
+  add(myName() || "Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
+  askName();
   labelHome();
   $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
   $("play-now").onclick = () => playNow();
+  $("play-friends").onclick = () => playWithFriends();
+  // Back from a table (the browser may show this page as it was): the tables as they are now
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) renderYourTables($("your-tables")); });
   $("create-go").before(clockChoice(), " ");
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
@@ -126,10 +133,10 @@ async function home() {
 // A field the form refuses: marked (aria-invalid), its message right under it and tied to it
 // (aria-describedby), read out (an alert); the first such field takes the focus.
 function clearMarks() {
-  for (const node of $("create").querySelectorAll("[aria-invalid]")) {
+  for (const node of $("home").querySelectorAll("[aria-invalid]")) {
     node.removeAttribute("aria-invalid"); node.removeAttribute("aria-describedby");
   }
-  for (const node of $("create").querySelectorAll(".field-error")) node.remove();
+  for (const node of $("home").querySelectorAll(".field-error")) node.remove();
 }
 
 function mark(field, text, after = field) {
@@ -149,6 +156,7 @@ function checkForm(rows) {
     const input = row.querySelector("[name=name]");
     const key = same(input.value);
     if (!key) mark(input, t("web.form.name_missing", { n: i + 1 }), row);
+    else if (isPronoun(input.value)) mark(input, t("web.form.name_pronoun"), row);
     else if (seen.has(key)) mark(input, t("web.form.name_taken", { n: i + 1, other: seen.get(key) + 1 }), row);
     else seen.set(key, i);
   });
@@ -190,10 +198,11 @@ function youngest(rows) {
 // viewer plays under the first seat's name of the form (a name, never a pronoun: every line of
 // the narration is built on it) and starts; the bots take other names.
 async function playNow() {
-  // (from /rules too, where the form is not filled: the language's edition, the first name)
+  // (from /rules too, where the form is not filled: the language's edition, the name kept)
   const edition = document.querySelector("[name=edition]").value || EDITION_OF[texts.lang] || "standard";
   const typed = $("seats").querySelector(".seat input")?.value.trim();
-  const me = typed || "Anna";
+  if (!nameIsFine()) return;
+  const me = typed || myName() || "Anna";
   const others = ["Bruno", "Cila", "Dora"].filter((n) => n.toLowerCase() !== me.toLowerCase()).slice(0, 2);
   try {
     const made = await api("/api/tables", { edition, language: texts.lang, first: 0, seats: [
@@ -201,6 +210,68 @@ async function playNow() {
       ...others.map((name) => ({ name, kind: "bot", bot: "heuristic" }))] });
     location.href = `/t/${made.table}#${made.seats[0].token}`;
   } catch (e) { showError(e.message); }
+}
+
+// "Play with friends": the form's seats as an online table (only the first seat, the viewer's,
+// plays on this device; a form with no other person gets one in its second seat), then the
+// table with its invite panel open (seats.js: Share on a phone, Copy and QR codes).
+async function playWithFriends() {
+  if (!nameIsFine()) return;
+  const rows = [...$("seats").querySelectorAll(".seat")];
+  const kinds = rows.map((row) => row.querySelector("[name=kind]"));
+  if (!kinds.slice(1).some((k) => k.value === "human")) kinds[1].value = "human";
+  if (!checkForm(rows)) return;
+  const f = new FormData($("create"));
+  const seats = rows.map((row) => {
+    const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
+    return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
+  });
+  try {
+    const made = await api("/api/tables", { seats, first: youngest(rows), edition: f.get("edition"), share: f.get("share"),
+      start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
+      move_seconds: clockSeconds() });
+    rememberHost(made.table, made.host);
+    sessionStorage.setItem(`robinson.show-invites.${made.table}`, "1");
+    const mine = made.seats[0].token ? `#${made.seats[0].token}` : "";
+    location.href = `/t/${made.table}${mine}`;
+  } catch (e) { markServerRefusal(e, rows); }
+}
+
+// The viewer's name, asked once and remembered: it fills the form's first seat (while that
+// still holds the name of before) and names the viewer's seat at every table made here.
+function askName() {
+  const field = $("my-name");
+  field.maxLength = meta.limits.name;
+  field.value = myName();
+  let before = field.value || "Anna";
+  field.oninput = () => {
+    const first = $("seats").querySelector(".seat input");
+    if (first && (first.value === before || !first.value)) first.value = field.value.trim() || "Anna";
+    before = field.value.trim() || "Anna";
+    if (!isPronoun(field.value)) rememberName(field.value);
+    clearMarks();
+  };
+}
+
+// A name, never a pronoun ("You rolls 6"): the field says so and keeps the focus.
+function nameIsFine() {
+  const field = $("my-name"), first = $("seats").querySelector(".seat input");
+  clearMarks();
+  for (const input of [field, first]) {
+    if (input && isPronoun(input.value)) {
+      markName(input, t("web.form.name_pronoun"));
+      input.focus();
+      return false;
+    }
+  }
+  return true;
+}
+
+function markName(input, text) {
+  const id = `error-${input.id || "seat-0"}`;
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", id);
+  input.closest("p, .seat").after(make("p", text, { class: "field-error", id, role: "alert" }));
 }
 
 function labelEditions() {

@@ -116,6 +116,14 @@ function linkRow(label, path, qr, attrs) {
   const input = make("input", null, { readonly: "", "aria-label": label });
   input.value = location.origin + path;
   row.append(make("label", label), input, copyButton(input));
+  // On a phone (where the browser can share): the system's share sheet, to a chat or a mail.
+  if (navigator.share) {
+    const share = make("button", t("web.share"), { type: "button", class: "share" });
+    share.onclick = async () => {
+      try { await navigator.share({ title: t("ui.title"), text: label, url: input.value }); } catch { /* closed: nothing */ }
+    };
+    row.append(" ", share);
+  }
   if (qr) {
     const box = make("details", null, { class: "qr" });
     const code = svgNode(qr);
@@ -172,7 +180,24 @@ function invitePanel(game, you) {
   if (key === seats.claimed) return;
   seats.claimed = key;
   if (asked !== seats.asked) { seats.asked = asked; seats.invites = null; }
-  renderInvites(box, seats.table, seats.host, game, you, seats.invites).then((data) => { if (seats.asked === asked) seats.invites = data; });
+  renderInvites(box, seats.table, seats.host, game, you, seats.invites).then((data) => {
+    if (seats.asked === asked) seats.invites = data;
+    openInvites(box);
+  });
+}
+
+// "Play with friends" lands here with the invite panel open: in sight, its first link's Share
+// (or Copy) button focused, once.
+function openInvites(box) {
+  const key = `robinson.show-invites.${seats.table}`;
+  if (!sessionStorage.getItem(key) || box.hidden) return;
+  sessionStorage.removeItem(key);
+  box.classList.add("opened");
+  // on a phone the fixed bar covers the window's bottom: the panel goes to the top
+  const dock = $("dock");
+  const fixed = dock && getComputedStyle(dock).position === "fixed";
+  box.scrollIntoView({ block: fixed ? "start" : "nearest" });
+  (box.querySelector(".invite .share") || box.querySelector(".invite .copy"))?.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------------- the seats, per player

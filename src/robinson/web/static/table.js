@@ -13,6 +13,7 @@ import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.j
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
+import { rememberTable } from "./yours.js";
 
 export const $ = (id) => document.getElementById(id);
 export function make(tag, text, attrs = {}) {
@@ -136,6 +137,14 @@ export function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.
 
 const names = (game) => game.players.map((p) => p.name);
 
+// The viewer's own seat, told in the second person ("You roll 6.", "Roll the die."): only when
+// this browser holds exactly one seat. In hot-seat several people share the screen and "you"
+// would not say whom, so every seat keeps its name (third person); a spectator has none.
+function ownSeat() { return state.you.length === 1 ? state.you[0] : null; }
+function toYou(entry, you) {
+  return you && entry.seat !== null && entry.seat !== undefined && entry.seat === ownSeat() ? { ...entry, line: you } : entry;
+}
+
 async function receive(msg) {
   if (msg.type === "snapshot") {
     const newGame = !state.game || state.game.id !== msg.game.id;
@@ -146,8 +155,8 @@ async function receive(msg) {
     }
     const turn = msg.log_turn || 1;  // the first turn shown is the game's first: its mover is known
     state.log.reset(turn, names(state.game), turn === 1 ? msg.game.first ?? null : null);
-    const kinds = msg.log_kinds || msg.log.map(() => ["", null]);
-    state.log.add(msg.log.map((line, i) => ({ kind: kinds[i][0], seat: kinds[i][1], line })));
+    const kinds = msg.log_kinds || msg.log.map(() => ["", null]), yours = msg.log_you || [];
+    state.log.add(msg.log.map((line, i) => toYou({ kind: kinds[i][0], seat: kinds[i][1], line }, yours[i])));
     render(state.game);  // not msg.game: an update may have come in while the texts loaded
     state.shown = true;
   } else if (msg.type === "update") {
@@ -155,7 +164,8 @@ async function receive(msg) {
     if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
     state.game = msg.state;
     state.log.add((msg.notes || []).map((line) => ({ kind: "note", seat: null, line })));  // seats.js
-    state.log.add(entriesOf(msg.events, msg.narration, msg.told));
+    const yours = msg.narration_you || [];
+    state.log.add(entriesOf(msg.events, msg.narration, msg.told).map((entry, j) => toYou(entry, yours[j])));
     const before = { ...spots };
     render(msg.state);
     animate(msg.events, before);
@@ -270,7 +280,8 @@ function render(game) {
   decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
   renderInForce(game);
   renderDice(game, view());
-  $("prompt").textContent = game.prompt;
+  const asked = !game.over && game.to_move === ownSeat() && game.players[game.to_move].kind === "human";
+  $("prompt").textContent = asked && game.prompt_you ? game.prompt_you : game.prompt;
   const actions = $("actions");
   const hadFocus = actions.contains(document.activeElement);
   actions.replaceChildren();
@@ -332,6 +343,10 @@ export async function openTable(tableId) {
   state.log = new TurnLog($("log"), []);
   foldLog();
   await mapTokens();
+  // "Your tables" on the home page: which seats this browser holds here, and when it was here
+  if (Object.keys(state.seatTokens).length || localStorage.getItem(`robinson.host.${tableId}`)) {
+    rememberTable(tableId, Object.keys(state.seatTokens));
+  }
   drawParrot($("parrot-bird"));
   if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
   $("verify").onclick = () => verifyDice(state.game.id);

@@ -1,0 +1,145 @@
+// What this browser remembers of its player: the name asked once on the home page, and the
+// tables it holds seats at ("Your tables" on the home page, docs/web-page.md).
+//
+// The seats' secrets are kept by table.js and seats.js (`robinson.tokens.{table}`,
+// `robinson.host.{table}`); this module keeps beside them which seats those secrets hold and
+// when the table was last opened (`robinson.tables`), so the home page can say "your move"
+// with one read of each table and no secret sent anywhere.
+import { t, texts } from "./texts.js";
+
+function make(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+const NAME = "robinson.name";
+const TABLES = "robinson.tables";
+const TOKENS = "robinson.tokens.";
+const HOST = "robinson.host.";
+export const SHOWN = 20;  // tables read at most (one GET each: the home page stays light)
+
+// ------------------------------------------------------------------------------------- name
+// A name, never a pronoun: every line of the narration is built on it ("You rolls 6").
+const PRONOUNS = new Set(["you", "tu", "ty", "jūs", "vy", "vosaltres", "vós", "es", "já"]);  // you, and "I"
+export function isPronoun(name) { return PRONOUNS.has(name.trim().toLocaleLowerCase()); }
+export function myName() { return (localStorage.getItem(NAME) || "").trim(); }
+export function rememberName(name) {
+  if (name.trim()) localStorage.setItem(NAME, name.trim()); else localStorage.removeItem(NAME);
+}
+
+// ----------------------------------------------------------------------------------- tables
+function index() {
+  try { return JSON.parse(localStorage.getItem(TABLES) || "{}") || {}; } catch { return {}; }
+}
+
+// The table page, once it knows which seats this browser's secrets hold.
+export function rememberTable(table, seats) {
+  const all = index();
+  all[table] = { seats: seats.map(Number).sort((a, b) => a - b), seen: Date.now() };
+  localStorage.setItem(TABLES, JSON.stringify(all));
+}
+
+export function forgetTable(table) {
+  const all = index();
+  delete all[table];
+  localStorage.setItem(TABLES, JSON.stringify(all));
+  localStorage.removeItem(TOKENS + table);
+  localStorage.removeItem(HOST + table);
+}
+
+function held(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "[]").length > 0; } catch { return false; }
+}
+
+// Every table this browser holds a seat's or the host's secret for, the latest opened first
+// (a table made here and never opened has no record yet: it counts as new).
+export function knownTables() {
+  const all = index(), ids = new Set();
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    // (a spectator's page keeps an empty list of secrets: watching is not a seat)
+    if (key.startsWith(TOKENS) && held(key)) ids.add(key.slice(TOKENS.length));
+    else if (key.startsWith(HOST)) ids.add(key.slice(HOST.length));
+  }
+  return [...ids].map((id) => ({ id, seats: all[id]?.seats ?? [], seen: all[id]?.seen ?? Date.now() }))
+    .sort((a, b) => b.seen - a.seen);
+}
+
+// A table as the home page lists it, from GET /api/tables/{id}: whose turn, and whether it is
+// a move of this browser's.
+function describe(known, game) {
+  const mover = game.over ? null : game.players[game.to_move];
+  const yours = !!mover && mover.kind === "human" && known.seats.includes(game.to_move);
+  let turn;
+  if (game.over) turn = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
+  else if (yours) turn = t("web.your_move");
+  else if (mover.kind === "bot") turn = t("web.bot_thinking", { name: mover.name });
+  else turn = t("ui.waiting", { name: mover.name });
+  return { yours, over: game.over, turn };
+}
+
+function row(known, game, redraw) {
+  const li = make("li", null, { "data-table": known.id });
+  const names = game ? game.players.map((p) => p.name + (known.seats.includes(p.seat) ? ` ${t("web.you")}` : "")) : [];
+  const link = make("a", game ? names.join(", ") : known.id, { href: `/t/${known.id}` });
+  li.append(link);
+  if (game) {
+    const d = describe(known, game);
+    if (d.yours) li.dataset.yourMove = "";
+    li.append(" ", make("span", d.turn, { class: d.yours ? "turn yours" : "turn" }));
+  } else {
+    li.append(" ", make("span", t("web.no_table"), { class: "turn" }));
+  }
+  const forget = make("button", t("web.forget"), { type: "button", class: "forget", "data-forget": known.id,
+    "aria-label": t("web.forget_table", { names: game ? names.join(", ") : known.id }) });
+  forget.onclick = () => {  // asked once: the seats' secrets leave this browser for good
+    const yes = make("button", t("web.forget_confirm"), { type: "button", "data-forget-yes": known.id });
+    const no = make("button", t("web.cancel"), { type: "button" });
+    const box = make("span", null, { class: "confirm", role: "group" });
+    yes.onclick = () => { forgetTable(known.id); redraw(); };
+    no.onclick = () => { box.replaceWith(forget); forget.focus(); };
+    box.append(yes, " ", no);
+    forget.replaceWith(box);
+    yes.focus();
+  };
+  li.append(" ", forget);
+  return li;
+}
+
+// "Your tables": each table's players and whose turn, the ones where it is this browser's move
+// first, the finished ones folded away, each with a way to forget it. At most SHOWN tables are
+// read (one GET each, in parallel).
+let drawing = 0;
+export async function renderYourTables(box) {
+  const asked = ++drawing;
+  const known = knownTables().slice(0, SHOWN);
+  if (!known.length) { box.hidden = true; box.replaceChildren(); return; }
+  const games = await Promise.all(known.map(async (k) => {
+    try {
+      const r = await fetch(`/api/tables/${encodeURIComponent(k.id)}?lang=${texts.lang}`);
+      if (r.ok) return (await r.json()).game;
+      return r.status === 404 ? null : undefined;  // gone, or not known right now
+    } catch { return undefined; }
+  }));
+  if (asked !== drawing) return;
+  const redraw = () => renderYourTables(box);
+  const playing = [], finished = [];
+  known.forEach((k, i) => {
+    if (games[i] === undefined) return;  // not readable now (a restart): shown next time
+    const li = row(k, games[i], redraw);
+    (games[i] && games[i].over ? finished : playing).push(li);
+  });
+  playing.sort((a, b) => ("yourMove" in b.dataset) - ("yourMove" in a.dataset));  // stable
+  box.hidden = !playing.length && !finished.length;
+  const list = make("ul", null, { id: "your-tables-list" });
+  list.append(...playing);
+  box.replaceChildren(make("h2", t("web.your_tables"), { id: "your-tables-heading" }), list);
+  if (finished.length) {
+    const folded = make("details", null, { id: "finished-tables" });
+    folded.append(make("summary", t("web.finished_tables", { n: finished.length })), make("ul", null));
+    folded.lastChild.append(...finished);
+    box.append(folded);
+  }
+}
