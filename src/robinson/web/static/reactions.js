@@ -19,7 +19,7 @@ function make(tag, text, attrs = {}) {
 export function renderWatching(node, game) {
   const n = game.watching || 0;
   node.hidden = n === 0;
-  node.textContent = n ? tn("web.watching", n) : "";
+  node.textContent = n ? tn("web.watchers", n) : "";
 }
 
 // The reaction buttons, for a page holding a seat: it reacts as the seat to move if that is
