@@ -284,14 +284,19 @@ BROWSER_ARGS = [
 
 
 def bypassing_csp(b: Browser) -> Browser:
-    """`b`, whose contexts and pages bypass the page's Content-Security-Policy.
+    """`b`, whose contexts and pages bypass the page's Content-Security-Policy (and reduce
+    motion unless asked otherwise).
 
     Playwright's string predicates (wait_for_function("...")) run through eval, which the page's
     CSP forbids: the browser tests' contexts bypass it. The CSP itself is checked, with no
     bypass, in test_error_texts.py."""
     new_context, new_page = b.new_context, b.new_page
-    b.new_context = lambda **kw: new_context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
-    b.new_page = lambda **kw: new_page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    # A move is told in order with motion (the die lands, the pawn arrives, then the words): a
+    # second or more a move. The tests that look at motion ask for it (reduced_motion=
+    # "no-preference"); the others play at once, as a user's own reduced motion does.
+    calm = {"bypass_csp": True, "reduced_motion": "reduce"}
+    b.new_context = lambda **kw: new_context(**{**calm, **kw})  # type: ignore[method-assign]
+    b.new_page = lambda **kw: new_page(**{**calm, **kw})  # type: ignore[method-assign]
     return b
 
 

@@ -170,6 +170,80 @@ def test_with_reduced_motion_nothing_animates_after_a_roll(
             context.close()
 
 
+# Records, at each change of the log, the purses, the banner or the prompt, whether the die was
+# still tumbling or a pawn still walking (issue 18: the words wait for the die and the pawn).
+TOLD_EARLY = """() => {
+  window.toldEarly = []; window.toldChanges = 0;
+  const busy = () => !!document.querySelector('#die.tumbling')
+    || document.getAnimations().some((a) => a.effect && a.effect.target
+      && a.effect.target.closest && a.effect.target.closest('#pawns') && a.playState === 'running');
+  const watch = new MutationObserver(() => {
+    window.toldChanges += 1;
+    if (busy()) window.toldEarly.push(document.querySelector('#log').innerText.slice(-60));
+  });
+  const what = { childList: true, subtree: true, characterData: true };
+  for (const id of ['log', 'purses', 'turn', 'prompt']) {
+    watch.observe(document.getElementById(id), what);
+  }
+}"""
+
+
+def test_with_motion_the_words_and_purses_wait_for_the_die_and_the_pawn(
+    server: Server, browser: Browser
+) -> None:
+    _, link = _hot_seat(server)
+    context = browser.new_context(reduced_motion="no-preference")
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + link)
+        page.wait_for_selector("[data-move='roll']")
+        page.evaluate(TOLD_EARLY)
+        for _ in range(3):  # three moves, each told after its die landed and its pawn arrived
+            _roll_and_wait(page)
+            page.wait_for_function(
+                "document.getAnimations().every((a) => a.playState !== 'running')"
+            )
+        assert page.evaluate("window.toldChanges") > 0
+        assert page.evaluate("window.toldEarly") == []
+        assert problems == []
+    finally:
+        context.close()
+
+
+COUNT_TONES = """
+const made = AudioContext.prototype.createOscillator;
+window.tones = 0;
+AudioContext.prototype.createOscillator = function () {
+  window.tones += 1;
+  return made.call(this);
+};
+"""
+
+
+@pytest.mark.parametrize("switched", ["on", "off"])
+def test_the_sounds_play_only_when_switched_on(
+    server: Server, browser: Browser, switched: str
+) -> None:
+    """Issue 18: the die, a landing, paying, a death, the win and the turn chime, made in the
+    page (counted here as the notes it makes), and none at all with the switch off."""
+    _, link = _hot_seat(server)
+    context = browser.new_context(reduced_motion="no-preference")
+    context.add_init_script(COUNT_TONES)
+    context.add_init_script(f"localStorage.setItem('robinson.sound', '{switched}')")
+    page = context.new_page()
+    try:
+        page.goto(server.base + link)
+        page.wait_for_selector("[data-move='roll']")
+        assert page.locator("#sound").is_checked() == (switched == "on")
+        _roll_and_wait(page)
+        page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+        tones = page.evaluate("window.tones")
+        assert tones >= 6 if switched == "on" else tones == 0, tones  # the die's five, a landing
+    finally:
+        context.close()
+
+
 def test_whose_turn_is_said_for_players_and_spectators(server: Server, browser: Browser) -> None:
     t, link = _hot_seat(server)
     context = browser.new_context()

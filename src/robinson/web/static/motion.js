@@ -60,8 +60,10 @@ function footprints(svg, from, to) {
 
 // Walk each moved pawn along its route: one animation per pawn, from where it stood to where
 // drawPawns put it (its final transform is already set; the animation plays over it).
+// Resolves when every pawn has arrived.
 export function walkPawns(svg, events, before) {
-  if (still()) return;
+  if (still()) return Promise.resolve();
+  const walks = [];
   const routes = {};
   let bounced = {};
   for (const e of events) {
@@ -76,8 +78,9 @@ export function walkPawns(svg, events, before) {
     const from = before[seat], to = spots[seat];
     if (!pawn || !from || !to) continue;
     const frames = [from, ...pts.slice(0, -1).map((p) => spot0(p)), to].map((p) => ({ transform: xy(p) }));
-    pawn.animate(frames, { duration: Math.min(4000, STEP_MS * frames.length), easing: "ease-in-out" });
+    walks.push(pawn.animate(frames, { duration: Math.min(4000, STEP_MS * frames.length), easing: "ease-in-out" }).finished);
   }
+  return Promise.all(walks).catch(() => {});  // a cancelled walk (the pawn redrawn) has arrived too
 }
 const spot0 = (p) => ({ x: p.x, y: p.y - 4 });  // the middle of a square's pawn row
 

@@ -13,6 +13,7 @@ import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.j
 import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
+import { play, playEvents } from "./sounds.js";
 import { rememberTable } from "./yours.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -34,7 +35,7 @@ export function showError(message, stay = false) {
 export function showConnection(message) { $("connection").textContent = message || ""; }
 
 const state = { table: null, tokens: [], seatTokens: {}, you: [], game: null, ws: null, busy: false,
-  retry: 500, payoutShown: null, log: null, wasMine: false };
+  retry: 500, payoutShown: null, log: null, wasMine: false, inbox: [], draining: false };
 const panels = [];
 export function addPanel(render) { panels.push(render); if (state.game) render(state.game, view()); }
 function view() { return { you: state.you, seatTokens: state.seatTokens, table: state.table, send, box: $("side-panels") }; }
@@ -90,14 +91,18 @@ export function renderPlayers(players, { toMove = null, you = [], bank = null } 
   }
 }
 
+// Resolves when the die shows `face` (after its tumble, when `roll`).
 export function showDie(face, roll = true) {
   const die = $("die");
-  const settle = () => {
-    drawDie(die, face);
-    die.dataset.face = face || "";
-    die.setAttribute("aria-label", face ? t("web.die_face", { face }) : t("web.die"));
-  };
-  if (roll && face) tumbleDie(die, face, settle); else settle();
+  return new Promise((done) => {
+    const settle = () => {
+      drawDie(die, face);
+      die.dataset.face = face || "";
+      die.setAttribute("aria-label", face ? t("web.die_face", { face }) : t("web.die"));
+      done();
+    };
+    if (roll && face) tumbleDie(die, face, settle); else settle();
+  });
 }
 
 // ------------------------------------------------------------------------------- connection
@@ -122,7 +127,7 @@ function connect() {
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${state.table}`);
   state.ws = ws;
   ws.onopen = () => { state.retry = 500; showConnection(""); hello(); };
-  ws.onmessage = (m) => receive(JSON.parse(m.data));
+  ws.onmessage = (m) => arrived(JSON.parse(m.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) return;
     showConnection(t("web.connection_lost"));
@@ -131,6 +136,23 @@ function connect() {
     setTimeout(connect, state.retry * (0.5 + Math.random()));
     state.retry = Math.min(state.retry * 2, 8000);
   };
+}
+
+// Messages are taken one at a time, in order: a move's update waits for the one before to be
+// told (its die landed, its pawns arrived). A reaction is shown at once.
+function arrived(msg) {
+  if (msg.type === "reaction") { showReaction(msg, state.game); return; }
+  state.inbox.push(msg);
+  if (!state.draining) drain();
+}
+
+async function drain() {
+  state.draining = true;
+  while (state.inbox.length) {
+    const msg = state.inbox.shift();
+    try { await receive(msg); } catch (e) { setTimeout(() => { throw e; }); }  // reported, not stuck
+  }
+  state.draining = false;
 }
 
 export function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.send(JSON.stringify(msg)); }
@@ -165,16 +187,19 @@ async function receive(msg) {
     state.game = msg.state;
     state.log.add((msg.notes || []).map((line) => ({ kind: "note", seat: null, line })));  // seats.js
     const yours = msg.narration_you || [];
-    state.log.add(entriesOf(msg.events, msg.narration, msg.told).map((entry, j) => toYou(entry, yours[j])));
+    const entries = entriesOf(msg.events, msg.narration, msg.told).map((entry, j) => toYou(entry, yours[j]));
     const before = { ...spots };
+    // In order (issue 18): the die lands, the pawns arrive, then the words, purses and banner
+    // change. At once under reduced motion, or when more messages wait (a page catching up).
+    const told = !still() && !state.inbox.length && !document.hidden;
+    if (told) await playMove(msg.events, before, msg.state);
+    state.log.add(entries);
     render(msg.state);
-    animate(msg.events, before);
+    animate(msg.events, before, told);
   } else if (msg.type === "state") {  // seats changed: who did what is in `narration`
     state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
     state.game = msg.state;
     if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
-  } else if (msg.type === "reaction") {
-    showReaction(msg, state.game);
   } else if (msg.type === "error" && msg.code === "seeds_fixed") {
     // This page's seed came after the first roll: the server's stands in for it (dice.js).
   } else if (msg.type === "error") {
@@ -187,13 +212,26 @@ async function receive(msg) {
   }
 }
 
-function animate(events, before) {
+// The die tumbles to each face rolled, then the pawns walk (drawn where they end, the walk
+// playing over it); resolves when they have arrived.
+async function playMove(events, before, game) {
   for (const e of events) {
-    if (e.kind === "rolled") showDie(e.face);
+    if (e.kind === "rolled") { play("die"); await showDie(e.face); }
+  }
+  drawPawns($("board"), game.players, game.over ? null : game.to_move);
+  await walkPawns($("board"), events, before);
+  if (events.some((e) => e.kind === "moved")) play("land");
+}
+
+// What follows the words: the parrot, the tokens flying. Without `played` (no motion, or a
+// page catching up) the die and the pawns are set at once.
+function animate(events, before, played) {
+  for (const e of events) {
+    if (e.kind === "rolled" && !played) showDie(e.face, false);
     if (e.kind === "chorus") parrotMoment($("parrot"));  // square 17: every viewer gets the parrot
   }
-  walkPawns($("board"), events, before);
   flyTokens(events);
+  playEvents(events);
 }
 
 // Whose turn: a banner, the tab title, the pawn ring (drawPawns) and, if asked for, a sound.
@@ -216,23 +254,10 @@ function renderTurn(game) {
   banner.dataset.state = kind;
   banner.textContent = text;
   document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
-  if (mine && !state.wasMine && $("sound").checked) beep();
+  if (mine && !state.wasMine) play("turn");  // the chime (sounds.js: only when switched on)
   // your turn begins: your pawn in sight (on a phone it may be under the bar), gently
   if (mine && !state.wasMine && mover.position > 0) requestAnimationFrame(() => bringIntoView(mover.position));
   state.wasMine = mine;
-}
-
-// A short two-note chime made in the page (no sound file); off unless the player turns it on.
-function beep() {
-  try {
-    const ctx = (state.audio = state.audio || new AudioContext());
-    [660, 880].forEach((f, i) => {
-      const o = ctx.createOscillator(), g = ctx.createGain();
-      o.frequency.value = f; g.gain.value = 0.08;
-      o.connect(g).connect(ctx.destination);
-      o.start(ctx.currentTime + i * 0.15); o.stop(ctx.currentTime + i * 0.15 + 0.12);
-    });
-  } catch { /* no audio here: the banner says it */ }
 }
 
 // A decision's option with where it leads: "Move on → 9 The cave" (its chance is added by
