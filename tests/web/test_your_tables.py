@@ -220,3 +220,35 @@ def test_the_name_asked_once_names_the_seat_and_is_remembered(
         assert problems == []
     finally:
         context.close()
+
+
+def test_a_table_for_friends_waits_until_the_guest_has_taken_the_seat(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 18: the host could roll before the guest had opened the link. Now both see whom
+    the table waits for, the host sees no roll (but "Start now"), and the game starts by itself
+    when the guest takes the seat."""
+    host_context, guest_context = _context(browser), _context(browser)
+    try:
+        host = _home(host_context, server)
+        problems = [watch(host)]
+        host.fill("#my-name", "Anna")
+        host.click("#play-friends")
+        host.wait_for_selector("#invites [data-invite='1'] input")
+        link = host.locator("#invites [data-invite='1'] input").input_value()
+        assert host.locator("#turn").inner_text() == "Waiting for Bruno to take their seats."
+        assert "invite sent – not here yet" in host.locator("[data-player='1']").inner_text()
+        assert host.locator("#start-now").is_visible()
+        assert host.locator("[data-move]").count() == 0  # no roll while the table waits
+        guest = guest_context.new_page()
+        problems.append(watch(guest))
+        guest.goto(link)
+        guest.locator("[data-take-seat]").click()
+        guest.wait_for_selector("#turn[data-state]")
+        host.wait_for_selector("[data-move='roll']")  # the game has started by itself
+        assert host.locator("#waiting-room").is_hidden()
+        assert host.locator("#log").inner_text().count("Everyone is here: the game begins.") == 1
+        assert problems == [[], []]
+    finally:
+        host_context.close()
+        guest_context.close()

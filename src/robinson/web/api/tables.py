@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from robinson.web.api import ERRORS, Service, language, rate
-from robinson.web.protocol.client import BotIn, TableIn, TokenIn
+from robinson.web.protocol.client import BotIn, HostIn, TableIn, TokenIn
 from robinson.web.protocol.server import NewGame, Ok, Seat, TableCreated, TableView
 from robinson.web.service import SeatSpec, views
 
@@ -20,7 +20,9 @@ async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
     """Create a table and its first game. Each human seat's token is returned once."""
     ruleset = {k: getattr(body, k) for k in ("edition", "start_tokens", "stake", "share")}
     seats = [SeatSpec(s.name, s.kind, s.bot) for s in body.seats]
-    return await service.create_table(seats, ruleset, body.first, body.language, body.move_seconds)
+    return await service.create_table(
+        seats, ruleset, body.first, body.language, body.move_seconds, body.wait_for
+    )
 
 
 @router.get("/{table_id}", response_model=TableView, dependencies=[rate("reads")])
@@ -52,6 +54,13 @@ async def hand_to_bot(table_id: str, seat: int, body: BotIn, service: Service) -
 async def take_back(table_id: str, seat: int, body: TokenIn, service: Service) -> dict[str, Any]:
     """The seat's own token takes it back from the bot."""
     await service.take_back(table_id, body.token, seat)
+    return {"ok": True}
+
+
+@router.post("/{table_id}/start", response_model=Ok, dependencies=[ACTING])
+async def start(table_id: str, body: HostIn, service: Service) -> dict[str, Any]:
+    """The host starts a waiting table's game without the invited seats still awaited."""
+    await service.start_game(table_id, body.host)
     return {"ok": True}
 
 

@@ -40,6 +40,12 @@ class TableIn(Strict):
         default=None, description="the clock: seconds per move (5 to 604800); null: no clock"
     )
     seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
+    wait_for: list[StrictInt] = Field(
+        default_factory=list,
+        max_length=MAX_SEATS,
+        description="human seats whose invites go to friends: no move is made until each is "
+        "claimed or the host starts the game (a waiting room); empty: play at once",
+    )
 
 
 class ActIn(Strict):

@@ -15,6 +15,7 @@ ErrorCode = Literal[
     "seat_is_bot",
     "stale_version",
     "not_over",
+    "not_started",
     "seat_present",
     "seat_connected",
     "seat_taken",
@@ -45,6 +46,7 @@ STATUS: dict[ErrorCode, int] = {
     "seat_is_bot": 409,  # the seat was handed to a bot; take it back first
     "stale_version": 409,  # the client acted on an old state (a repeated or late click)
     "not_over": 409,  # a rematch or a seed asked for before the end
+    "not_started": 409,  # a move while the table waits for its invited players
     "seat_present": 409,  # someone else's seat while its player is there and has time left
     "seat_connected": 409,  # someone else's seat while its player is connected (docs: Seats)
     "seat_taken": 409,  # the invite was used already (or replaced by a new one)

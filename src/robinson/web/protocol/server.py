@@ -177,6 +177,9 @@ class GameView(Out):
     absent_after: float = Field(description="seconds without a connection to be absent")
     clock: Clock | None
     watching: int = Field(description="spectators following the table (sockets with no seat)")
+    awaited: list[int] = Field(
+        description="a waiting room: the invited seats the first move waits for (else empty)"
+    )
     players: list[PlayerView]
 
 

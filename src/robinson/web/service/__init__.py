@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from robinson.engine import GameRecord, State, new_game, to_text
@@ -39,6 +40,7 @@ from robinson.web.service.replica import Replica
 from robinson.web.service.seats import Seats
 from robinson.web.service.solver import OptimalSolver
 from robinson.web.service.tables import Tables
+from robinson.web.service.waiting import waiting_note
 from robinson.web.settings import Settings
 from robinson.web.store.errors import StorageDown
 
@@ -177,12 +179,18 @@ class GameService:
         first: int = 0,
         language: str = "en",
         move_seconds: int | None = None,
+        wait_for: Sequence[int] = (),
     ) -> dict[str, Any]:
         made = new_table(self.clock, self.moves.dice, seats, ruleset, first, language, move_seconds)
+        waiting = waiting_note(made.table.seats, wait_for)
         state = new_game(len(seats), made.rules, first)
         await asyncio.to_thread(self.store.create_table, made.table, made.game, to_text(state))
         table = self.tables.make(made.table, made.game)
-        self.moves.changed(table)  # its bots and its clock
+        if waiting:  # a waiting room: the note that says for whom, and no clock running yet
+            async with table.lock:
+                await self.moves.change_seats(table, (), (waiting,), deadline=None)
+        else:
+            self.moves.changed(table)  # its bots and its clock
         self.presence.absence_later(table)  # nobody has come yet: absent after `absent_after`
         return made.answer
 
@@ -260,6 +268,9 @@ class GameService:
 
     async def offer(self, table_id: str, invite: object) -> dict[str, Any]:
         return await self.seats.offer(table_id, invite)
+
+    async def start_game(self, table_id: str, host: object) -> None:
+        await self.seats.start(table_id, host)
 
     async def invites(
         self, table_id: str, host: object, origin: str, client: str | None = None

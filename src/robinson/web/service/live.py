@@ -293,6 +293,21 @@ class LiveTable:
             held |= listener.seats
         return held
 
+    def awaited(self) -> list[int]:
+        """The invited seats a table made with `wait_for` still waits for before its first move
+        (their invites not claimed yet); none once one was claimed last or the host started it,
+        nor in a rematch. Read off the game's notes: "waiting" lists them, "started" ends it."""
+        game = self.game
+        if game.version or game.row.number != 1:
+            return []
+        waiting: list[int] = []
+        for note in game.notes:
+            if note.kind == "started":
+                return []
+            if note.kind == "waiting":
+                waiting = [s for s in note.data.get("seats", []) if 0 <= s < len(self.seats)]
+        return [s for s in waiting if self.seats[s].invite_sha256 is not None]
+
     def watching(self) -> int:
         """Connections here that hold no seat: the spectators. All of a table's sockets reach
         one process behind deploy/nginx, so this is the table's count there."""
@@ -325,6 +340,7 @@ class LiveTable:
             and not st.over
             and st.to_move is not None
             and self.seats[st.to_move].kind == "bot"
+            and not self.awaited()  # a waiting room: not even a bot moves yet
         )
 
 

@@ -81,6 +81,13 @@ class Moves:
             game = table.game
             if game.id != game_id or game.state.over:
                 raise ServiceError("game_over", "this game is over")
+            if awaited := table.awaited():
+                who = ", ".join(table.names[s] for s in awaited)
+                raise ServiceError(
+                    "not_started",
+                    f"the game starts when the invited players have taken their seats (still "
+                    f"waiting for {who}) or when the host starts it",
+                )
             if table.seats[seat].kind == "bot" and table.seats[seat].timeouts >= TIMEOUT_LIMIT:
                 # The clock gave this seat to a bot; its owner acting again takes it back.
                 await self.seat_to_human(table, seat, "returned")

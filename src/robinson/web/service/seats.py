@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from robinson import fairdice
 from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
-from robinson.web.service import invites
+from robinson.web.service import invites, waiting
 from robinson.web.service.clock import Clock
 from robinson.web.service.lane import Lane
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable, token_hash
 from robinson.web.service.moves import Moves
 from robinson.web.service.presence import Presence
 from robinson.web.service.tables import Tables
-from robinson.web.store.rows import Note
+from robinson.web.store.rows import KEEP, Keep, Note
 
 if TYPE_CHECKING:
     from robinson.web.store import Store
@@ -213,6 +213,7 @@ class Seats:
             # change below tells everyone, with the same row.
             row = table.seats[seat]
             notes: tuple[Note, ...] = ()
+            deadline: int | Keep | None = KEEP
             if device:  # the same player on another device: no note, his timeouts stay
                 claimed = replace(row, token_sha256=token_hash(token))
             else:
@@ -220,9 +221,25 @@ class Seats:
                     row, token_sha256=token_hash(token), invite_sha256=None, timeouts=0
                 )
                 notes = (Note(table.game.version, "claimed", {"seat": seat, "invite": digest}),)
-            await self.moves.change_seats(table, (claimed,), notes)
+                begins = waiting.started(table, seat, self.clock.now_ms())
+                if begins is not None:  # the last one the table waited for: the game starts
+                    notes, deadline = (*notes, begins[0]), begins[1]
+            await self.moves.change_seats(table, (claimed,), notes, deadline)
             self.presence.drop_holders(table, seat)
             return {"seat": seat, "token": token, "link": f"/t/{table.id}#{token}"}
+
+    async def start(self, table_id: str, host: object) -> None:
+        """The host starts a waiting table's game without the seats still awaited (their
+        invites stay good: they may come later). Nothing to do when it does not wait."""
+        table = await self.tables.get(table_id)
+        if not table.is_host(host):
+            raise ServiceError("bad_token", "only the table's host may start the game")
+        async with table.lock:
+            if not table.awaited():
+                return
+            note = Note(table.game.version, "started", {"host": True})
+            deadline = waiting.first_deadline(table, self.clock.now_ms())
+            await self.moves.change_seats(table, (), (note,), deadline)
 
     async def invites(
         self, table_id: str, host: object, origin: str, client: str | None = None

@@ -87,6 +87,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "absent_after": table.absent_after,
         "clock": clock,
         "watching": table.watching(),
+        "awaited": table.awaited(),
         "players": [
             {
                 "seat": i,

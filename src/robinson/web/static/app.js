@@ -226,10 +226,12 @@ async function playWithFriends() {
     const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
     return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
   });
+  // a waiting room: no move until the friends have taken their seats (or the host starts)
+  const friends = seats.map((s, i) => (i > 0 && s.kind === "human" ? i : null)).filter((i) => i !== null);
   try {
     const made = await api("/api/tables", { seats, first: youngest(rows), edition: f.get("edition"), share: f.get("share"),
       start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
-      move_seconds: clockSeconds() });
+      move_seconds: clockSeconds(), wait_for: friends });
     rememberHost(made.table, made.host);
     sessionStorage.setItem(`robinson.show-invites.${made.table}`, "1");
     const mine = made.seats[0].token ? `#${made.seats[0].token}` : "";

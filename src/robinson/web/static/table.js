@@ -14,6 +14,7 @@ import { showChart, showOdds } from "./odds.js";
 import { decorateSeats, takeFragment } from "./seats.js";
 import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
 import { play, playEvents } from "./sounds.js";
+import { awaiting, renderWaiting } from "./waiting.js";
 import { rememberTable } from "./yours.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -238,7 +239,7 @@ function animate(events, before, played) {
 function renderTurn(game) {
   const banner = $("turn");
   const mover = game.over ? null : game.players[game.to_move];
-  const mine = !!mover && state.you.includes(game.to_move) && mover.kind === "human";
+  const mine = !!mover && state.you.includes(game.to_move) && mover.kind === "human" && !awaiting(game);
   let text, kind;
   if (game.over) {
     kind = "over";
@@ -298,6 +299,7 @@ function render(game) {
   markTarget($("board"), null);
   renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
   renderTurn(game);
+  renderWaiting($("waiting-room"), game, state.table);  // a waiting room: whom, and the host's start
   renderSeries($("series"), game);
   renderWatching($("watching"), game);
   renderReactions($("reactions"), game, state.you, send);
@@ -312,7 +314,7 @@ function render(game) {
   actions.replaceChildren();
   actions.dataset.version = game.version;
   const mover = game.players[game.to_move];
-  if (!game.over && state.you.includes(game.to_move) && mover.kind === "human") {
+  if (!game.over && !awaiting(game) && state.you.includes(game.to_move) && mover.kind === "human") {
     const leads = Object.fromEntries((game.leads || []).map((l) => [l.option, l.square]));
     for (const move of game.legal) {
       const b = make("button", null, { type: "button", "data-move": move });

@@ -71,9 +71,11 @@ export function knownTables() {
 // a move of this browser's.
 function describe(known, game) {
   const mover = game.over ? null : game.players[game.to_move];
-  const yours = !!mover && mover.kind === "human" && known.seats.includes(game.to_move);
+  const awaited = game.over ? [] : game.awaited || [];  // a waiting room: nobody moves yet
+  const yours = !!mover && mover.kind === "human" && known.seats.includes(game.to_move) && !awaited.length;
   let turn;
   if (game.over) turn = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
+  else if (awaited.length) turn = t("web.waiting_room", { names: awaited.map((s) => game.players[s].name).join(", ") });
   else if (yours) turn = t("web.your_move");
   else if (mover.kind === "bot") turn = t("web.bot_thinking", { name: mover.name });
   else turn = t("ui.waiting", { name: mover.name });
