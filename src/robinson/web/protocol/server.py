@@ -226,6 +226,10 @@ class Ok(Out):
     ok: Literal[True]
 
 
+class PushKey(Out):
+    key: str = Field(description="the server's VAPID public key: applicationServerKey")
+
+
 class NewGame(Out):
     game: str
 

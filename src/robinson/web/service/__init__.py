@@ -9,7 +9,9 @@ the constructor below is the wiring diagram:
 - `Presence` (presence.py): who is connected, since when a seat is away;
 - `Seats` (seats.py): hand-overs, invites, the host's view;
 - `Replica` (replica.py): other processes' changes into this process's copies;
-- `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py).
+- `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py);
+- `Notifier` (notifier.py): tells the seats away what happened, through the `Channel`s given
+  (notices.py; Web Push and e-mail are in web/notify/).
 
 Time and dice come in as a `Clock` and a `Dice` (clock.py). Nothing here speaks HTTP, SQL or
 Redis: the API (web/api/) parses, the store (web/store/) stores, the cluster (web/cluster/)
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from robinson.engine import GameRecord, State, new_game, to_text
@@ -31,6 +34,8 @@ from robinson.web.service.driver import Driver
 from robinson.web.service.lane import Lane
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.moves import Moves
+from robinson.web.service.notices import Channel
+from robinson.web.service.notifier import Notifier
 from robinson.web.service.presence import Presence
 from robinson.web.service.records import Records
 from robinson.web.service.replica import Replica
@@ -62,6 +67,7 @@ class GameService:
         clock: Clock = SYSTEM_CLOCK,
         dice: Dice = FAIR_DICE,
         writer: Writer | None = None,
+        channels: Sequence[Channel] = (),
     ) -> None:
         self.settings = settings = settings or Settings()
         self.store = store
@@ -88,6 +94,8 @@ class GameService:
         self.seats = Seats(self.moves, self.tables, self.presence, store, clock, self.lane)
         self.replica = Replica(self.tables, self.moves, self.presence, self.adopt)
         self.records = Records(self.tables, store, self.lane)
+        self.notifier = Notifier(self.tables, self.presence, cluster.leases, store, clock, channels)
+        self.moves.after_change.append(self.notifier.changed)
         self._chores: list[asyncio.Task[None]] = []
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -110,6 +118,7 @@ class GameService:
             (self.clock.monotonic() - began) * 1000,
         )
         self.driver.start_clock()
+        self.notifier.start()
         if self.settings.unload_after > 0:
             self._chores.append(asyncio.create_task(self.tables.unload_forever()))
 
@@ -118,6 +127,7 @@ class GameService:
             task.cancel()
         await asyncio.gather(*self._chores, return_exceptions=True)
         await self.replica.stop()
+        await self.notifier.stop()
         await self.driver.stop()
         self.solver.close()
         await self.presence.stop()
