@@ -33,10 +33,10 @@ def words(notice: Notice, lang: str) -> tuple[str, str]:
         return title, body
     if kind == "reminder":
         left = int(facts.get("seconds_left") or 0)
-        if left >= 7200:
-            body = t.nformat("web.notify.hours_left", left // 3600)
+        if left >= 5400:  # in whole hours from an hour and a half, rounded
+            body = t.nformat("web.notify.hours_left", (left + 1800) // 3600)
         else:
-            body = t.nformat("web.notify.minutes_left", max(1, left // 60))
+            body = t.nformat("web.notify.minutes_left", max(1, (left + 30) // 60))
         return t.gettext("web.notify.reminder_title"), body
     if kind == "ended":
         title = t.gettext("web.notify.ended_title")

@@ -85,11 +85,13 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._next: int | None = None  # Unix ms the reminders' loop plans to look again
+        self._started = 0  # Unix ms this process started reminding
         if self.channels:
             tables.on_loaded.append(self.loaded)
             presence.on_left.append(self.left)
 
     def start(self) -> None:
+        self._started = self.clock.now_ms()
         if self.channels:
             self._task = asyncio.create_task(self._run_reminders())
 
@@ -281,7 +283,9 @@ class Notifier:
                             self.leases.want(table_id)
                             pause = LEASE_WAIT  # look again once the lease may be ours
                         continue
-                    await self._remind(table_id, game_id, deadline, stage)
+                    wait = await self._remind(table_id, game_id, deadline, stage)
+                    if wait is not None:  # the seat left only now: look again when absent
+                        pause = min(pause, wait)
                 upcoming = await asyncio.to_thread(
                     self.store.next_reminder, now, REMINDER_MIN_SECONDS, LAST_HOUR_MIN_SECONDS
                 )
@@ -295,25 +299,33 @@ class Notifier:
             self._next = self.clock.now_ms() + int(pause * 1000)
             await self.clock.wait(self._wake, pause)
 
-    async def _remind(self, table_id: str, game_id: str, deadline: int, stage: str) -> None:
+    async def _remind(self, table_id: str, game_id: str, deadline: int, stage: str) -> float | None:
+        """Remind the seat to move unless it is at the table. A seat connected nowhere that
+        has not been away `absent_after` seconds yet (it left only now, or this process
+        started only now: after a restart everyone gets the time to reconnect) is looked at
+        again then: returns in how many seconds."""
         table = await self.tables.get(table_id)
         game, st = table.game, table.game.state
         seat = st.to_move
         if game.id != game_id or game.deadline != deadline or seat is None or st.over:
-            return
+            return None
         if table.seats[seat].kind != "human":
-            return
-        left = max(0, (deadline - self.clock.now_ms()) // 1000)
+            return None
+        if await self._present(table, seat):
+            return None  # at the table: no reminder now (looked at again at the next look)
+        now = self.clock.now_ms()
+        since = max(table.away_since(seat), self._started)
+        if now - since < table.absent_after * 1000:
+            return (since - now) / 1000 + table.absent_after + 0.005
         notice = Notice(
             "reminder",
             table.id,
             game.id,
             seat,
             game.version,
-            {"seconds_left": left},
+            {"seconds_left": max(0, (deadline - now) // 1000)},
             f"{stage}:{deadline}",
         )
-        if await self._present(table, seat):
-            return  # at the table: no reminder now (looked at again at the loop's next look)
         await self._once(notice)  # told now, or before (by another process, before a restart)
         self._reminded.add(f"{game_id}:{stage}:{deadline}")
+        return None
