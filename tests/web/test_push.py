@@ -122,6 +122,8 @@ async def test_a_turn_is_pushed_to_the_absent_seat_in_his_language_never_while_c
     assert push.payload["title"] == "Tavs gājiens Robinsonā"
     if square > 0:
         assert push.payload["body"] == f"Anna uzmet {face}, tu esi uz {square}. lauciņa."
+    else:
+        assert push.payload["body"] == f"Anna uzmet {face}; tagad tavs gājiens."
     assert push.payload["url"] == f"/t/{table.id}"
     assert push.payload["tag"] == f"robinson-{table.id}"
     assert push.headers["ttl"] == str(TTL) == "43200"
@@ -147,6 +149,7 @@ async def test_a_turn_is_pushed_to_the_absent_seat_in_his_language_never_while_c
         "url": f"/t/{table.id}",
         "tag": f"robinson-{table.id}",
         "kind": "turn",
+        "lang": "en",
     }
     # Her notice was claimed once: coming and going again in the same turn tells her nothing.
     anna = await served.hello(table.id, (tokens[0],))

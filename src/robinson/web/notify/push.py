@@ -158,7 +158,14 @@ class PushChannel:
         title, body = words(notice, lang)
         tag = f"robinson-{notice.table_id}"
         return json.dumps(
-            {"title": title, "body": body, "url": notice.path, "tag": tag, "kind": notice.kind},
+            {
+                "title": title,
+                "body": body,
+                "url": notice.path,
+                "tag": tag,
+                "kind": notice.kind,
+                "lang": lang,
+            },
             ensure_ascii=False,
         )
 

@@ -21,13 +21,10 @@ def words(notice: Notice, lang: str) -> tuple[str, str]:
     kind = notice.kind
     if kind == "turn":
         title = t.gettext("web.notify.turn_title")
-        if "mover" in facts and int(facts.get("square") or 0) > 0:
-            body = t.format(
-                "web.notify.turn_body",
-                mover=str(facts["mover"]),
-                face=int(facts["face"]),
-                square=int(facts["square"]),
-            )
+        square = int(facts.get("square") or 0)
+        if "mover" in facts:  # on the board, or still at the start
+            key = "web.notify.turn_body" if square > 0 else "web.notify.turn_first"
+            body = t.format(key, mover=str(facts["mover"]), face=int(facts["face"]), square=square)
         else:
             body = t.gettext("web.notify.turn_waits")
         return title, body

@@ -45,6 +45,8 @@ HOUR_MS = 3_600_000
 REMINDER_POLL = 600.0  # seconds: the most between two looks at the store's deadlines
 LEASE_WAIT = 0.5  # seconds before looking again at a due reminder of a table driven elsewhere
 KEEP_SENT_MS = 90 * 86_400_000  # the keys of notices told are forgotten after 90 days
+UNKNOWN_TRIES = 10  # a notice whose seat's presence is unknown is asked again this often...
+UNKNOWN_PAUSE = 3.0  # ... this many seconds apart (Redis restarted: counts back within 6 s)
 
 
 def reminder_stage(now: int, deadline: int, move_seconds: int) -> str | None:
@@ -212,18 +214,35 @@ class Notifier:
             )
         self._chore(self.tell(table, notice))
 
-    async def tell(self, table: LiveTable, notice: Notice) -> bool:
+    async def tell(self, table: LiveTable, notice: Notice, attempt: int = 0) -> bool:
         """Tell `notice` through every channel unless its seat is connected anywhere or the
-        notice was told already (by any process). Returns whether it was told now."""
-        if await self._present(table, notice.seat):
+        notice was told already (by any process). Returns whether it was told now. While
+        who is connected cannot be known (Redis away, or just started), it is asked again a
+        few times, as long as the turn it tells of goes on."""
+        if notice.kind == "turn":
+            turn = self._turns.get(table.id)
+            if turn != (notice.game_id, notice.seat, notice.version):
+                return False  # that turn is over: nothing to tell any more
+        present = await self._present(table, notice.seat)
+        if present is None and attempt < UNKNOWN_TRIES:
+
+            def again() -> None:
+                self._timers.discard(timer)
+                self._chore(self.tell(table, notice, attempt + 1))
+
+            timer = self.clock.call_later(UNKNOWN_PAUSE, again)
+            self._timers.add(timer)
+        if present is not False:
             return False
         return await self._once(notice)
 
-    async def _present(self, table: LiveTable, seat: int) -> bool:
+    async def _present(self, table: LiveTable, seat: int) -> bool | None:
+        """Whether a connection holds the seat on any process; None: cannot be known now
+        (never taken for absent: nothing wrong is sent)."""
         try:
             return await self.presence.connected_anywhere(table, seat)
-        except ServiceError:  # presence_unknown: taken as present (nothing wrong is sent)
-            return True
+        except ServiceError:  # presence_unknown
+            return None
 
     async def _once(self, notice: Notice) -> bool:
         """Claim the notice's key in the store, then hand it to every channel (which never
@@ -311,8 +330,8 @@ class Notifier:
             return None
         if table.seats[seat].kind != "human":
             return None
-        if await self._present(table, seat):
-            return None  # at the table: no reminder now (looked at again at the next look)
+        if await self._present(table, seat) is not False:
+            return None  # at the table (or unknown): no reminder now; looked at again later
         now = self.clock.now_ms()
         since = max(table.away_since(seat), self._started)
         if now - since < table.absent_after * 1000:
