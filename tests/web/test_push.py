@@ -248,3 +248,40 @@ def test_the_reminders_stages_follow_the_length_of_the_move() -> None:
     assert reminder_stage(end - 3_600_000, end, 36000) == "hour"
     assert reminder_stage(end - 3_600_001, end, 36000) == "share"
     assert reminder_stage(end, end, 36000) is None  # out of time: the clock plays
+
+
+async def test_a_seat_handed_to_a_bot_by_the_clock_is_told_and_then_told_the_end(
+    served: Served, endpoint: PushEndpoint
+) -> None:
+    service, clock = served.service, served.clock
+    made = await service.create_table(
+        [SeatSpec("Anna"), SeatSpec("Bruno")], RULES, first=1, move_seconds=5
+    )
+    await clock.settle()
+    table = await service.table(made["table"])
+    tokens = [s["token"] for s in made["seats"]]
+    await subscribe(served, endpoint, table, tokens[1], "bruno", "en")
+    await served.hello(table.id, (tokens[0],))  # Anna is there and plays; Bruno never comes
+    for _ in range(3000):
+        st = table.game.state
+        if st.over:
+            break
+        if st.to_move == 0:
+            options = [a.option for a in legal_actions(st) if isinstance(a, Choose)]
+            move = "roll" if st.phase is Phase.ROLL else forward(options)
+            await service.act(table.game.id, tokens[0], table.game.version, move)
+        else:
+            await clock.advance(5.1)  # Bruno's time runs out (then the bot plays his seat)
+    assert table.game.state.over and table.seats[1].kind == "bot"
+    pushes = await asyncio.to_thread(endpoint.wait, 1, "bruno")
+    while not any(p.payload["kind"] == "ended" for p in pushes):
+        pushes = await asyncio.to_thread(endpoint.wait, len(pushes) + 1, "bruno")
+    kinds = [p.payload["kind"] for p in pushes]
+    assert kinds.count("handed") == 1 and kinds.count("ended") == 1
+    handed = next(p for p in pushes if p.payload["kind"] == "handed")
+    assert handed.payload["title"] == "Robinson: a bot plays your seat"
+    ended = next(p for p in pushes if p.payload["kind"] == "ended")
+    winner = table.game.state.winner
+    if winner is not None:
+        assert ended.payload["body"] == f"{table.seats[winner].name} won."
+    assert set(kinds) <= {"turn", "handed", "ended"}  # his turns before the hand-over

@@ -5,7 +5,7 @@ What is told, and to whom (a human seat with no connected socket on any process)
 
 - `turn`: it became the seat's turn; also once when the seat leaves (closes the tab) during its
   own turn and stays away for `absent_after` seconds (the same key: told once per turn);
-- `ended`: the game is over, to each human seat;
+- `ended`: the game is over, to each human seat (and each the clock gave to a bot);
 - `claimed`: an invite was taken, to every other human seat (the host learns his friend came);
 - `handed`: the seat was handed to a bot (after timeouts, or by another player);
 - `reminder`: a clocked move of at least an hour at 80 % of its time, and, for a move of at
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from robinson.web.cluster.leases import Leases
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service.clock import Clock, Timer
-from robinson.web.service.live import LiveTable
+from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable
 from robinson.web.service.notices import Channel, Notice, NoticeKind
 from robinson.web.service.presence import Presence
 from robinson.web.service.tables import Tables
@@ -135,8 +135,8 @@ class Notifier:
                 facts: dict[str, str | int] = {}
                 if st.winner is not None:
                     facts["winner"] = table.seats[st.winner].name
-                for row in table.seats:
-                    if row.kind == "human":
+                for row in table.seats:  # its players, those the clock gave a bot too
+                    if row.kind == "human" or row.timeouts >= TIMEOUT_LIMIT:
                         self._send(table, self._notice("ended", table, row.seat, facts))
             return
         seat = st.to_move
