@@ -108,7 +108,6 @@ async def test_a_turn_is_pushed_to_the_absent_seat_in_his_language_never_while_c
 ) -> None:
     service = served.service
     made = await service.create_table([SeatSpec("Anna"), SeatSpec("Bruno")], RULES, language="en")
-    await served.clock.settle()  # the first turn, Anna's, was told before she subscribed
     table = await service.table(made["table"])
     tokens = [s["token"] for s in made["seats"]]
     await subscribe(served, endpoint, table, tokens[0], "anna", "en")
@@ -157,7 +156,7 @@ async def test_a_turn_is_pushed_to_the_absent_seat_in_his_language_never_while_c
     await served.clock.advance(served.settings.absent_after + 1)
     assert len(await asyncio.to_thread(endpoint.wait, 1, "anna")) == 1
     turns = [k for k in sent_keys(service, table.game.id) if k.endswith(":0:turn")]
-    assert len(turns) == 2  # the game's first turn (before she subscribed), and this one
+    assert len(turns) == 1  # this one (a new table's first turn is told nobody)
     service.unsubscribe(table, bruno)
 
 
@@ -285,3 +284,22 @@ async def test_a_seat_handed_to_a_bot_by_the_clock_is_told_and_then_told_the_end
     if winner is not None:
         assert ended.payload["body"] == f"{table.seats[winner].name} won."
     assert set(kinds) <= {"turn", "handed", "ended"}  # his turns before the hand-over
+
+
+async def test_the_seats_away_are_told_an_invite_was_taken_and_a_new_secret_ends_a_subscription(
+    served: Served, endpoint: PushEndpoint
+) -> None:
+    service = served.service
+    made = await service.create_table([SeatSpec("Anna"), SeatSpec("Bruno")], RULES)
+    table = await service.table(made["table"])
+    anna = made["seats"][0]["token"]
+    await subscribe(served, endpoint, table, anna, "anna", "lv")
+    await subscribe(served, endpoint, table, made["seats"][1]["token"], "bruno", "en")
+    # Bruno's invite is taken (by Bruno, on his own device): Anna, the host, away, is told.
+    await service.claim(table.id, made["seats"][1]["invite"].split("#i:")[1])
+    (push,) = await asyncio.to_thread(endpoint.wait, 1, "anna")
+    assert push.payload["kind"] == "claimed"
+    assert push.payload["body"] == "Bruno ieņem savu vietu pie galda."
+    # The browser that subscribed with the seat's old secret is not the seat's any more.
+    assert pusher(served).subscriptions.of_seat(table.id, 1) == []
+    assert len(pusher(served).subscriptions.of_seat(table.id, 0)) == 1

@@ -126,8 +126,8 @@ class Notifier:
         self._turns[table.id] = (game.id, st.to_move, began)
         self._told_notes(table)
         self.deadline_changed(table)
-        if before is None and game.version > 0:
-            return  # first seen mid-game (a change before `loaded`): the turn is not new
+        if before is None:
+            return  # a table just made (nobody can have subscribed yet) or seen first mid-game
         if before is not None and before[0] == game.id and before[1] == st.to_move:
             return  # the same turn goes on (a second roll, a seat change)
         if st.over:
