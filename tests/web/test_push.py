@@ -11,6 +11,9 @@ from the stored deadline (so after a restart too), never to a seat at the table.
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
+import stat
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from sqlalchemy import select
 
 from robinson.engine import Choose, Phase, legal_actions
 from robinson.web.notify.push import TTL, PushChannel, topic
-from robinson.web.notify.vapid import load_key, public_key
+from robinson.web.notify.vapid import VapidKeyError, key_path, load_key, public_key
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.service.live import LiveTable, token_hash
 from robinson.web.service.notifier import reminder_stage
@@ -303,3 +306,18 @@ async def test_the_seats_away_are_told_an_invite_was_taken_and_a_new_secret_ends
     # The browser that subscribed with the seat's old secret is not the seat's any more.
     assert pusher(served).subscriptions.of_seat(table.id, 1) == []
     assert len(pusher(served).subscriptions.of_seat(table.id, 0)) == 1
+
+
+def test_the_vapid_key_is_made_once_beside_the_database_readable_by_its_owner_alone(
+    tmp_path: Path,
+) -> None:
+    path = key_path(str(tmp_path / "r.sqlite3"), None)
+    assert path == tmp_path / "robinson-vapid.pem"
+    key = load_key(path)
+    assert public_key(load_key(path)) == public_key(key)
+    assert len(base64.urlsafe_b64decode(public_key(key) + "=")) == 65
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert key_path(str(tmp_path / "r.sqlite3"), str(tmp_path / "k")) == tmp_path / "k"
+    (tmp_path / "bad").write_text("not a key")
+    with pytest.raises(VapidKeyError, match="cannot read"):
+        load_key(tmp_path / "bad")

@@ -130,3 +130,10 @@ def test_in_a_two_process_cluster_a_turn_change_sends_exactly_one_push(
     told = re.findall(r"told (\S+:1:turn)", "".join(s.output for s in cluster.servers))
     assert len(told) == len(set(told)) == turns, told  # each turn told once, by one process
     assert len(endpoint.of("bo")) == turns
+
+
+def test_a_vapid_key_file_that_is_not_one_stops_the_server_saying_so(tmp_path: Path) -> None:
+    (tmp_path / "bad.pem").write_text("not a key")
+    srv = Server(tmp_path / "robinson.sqlite3", extra=("--vapid-key", str(tmp_path / "bad.pem")))
+    with pytest.raises(RuntimeError, match="cannot read the VAPID key"):
+        srv.start()
