@@ -288,6 +288,9 @@ class Notifier:
                     pruned = now
                     self._reminded.clear()  # the store knows them: asked again when due
                     self._elsewhere.clear()
+                    for gone in set(self._turns) - set(self.tables.held):  # unloaded since
+                        self._turns.pop(gone, None)
+                        self._notes.pop(gone, None)
                 due = await asyncio.to_thread(self.store.reminders_due, now, REMINDER_MIN_SECONDS)
                 for game_id, table_id, deadline, seconds, seat in due:
                     stage = reminder_stage(now, deadline, seconds)
