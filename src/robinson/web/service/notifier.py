@@ -128,10 +128,11 @@ class Notifier:
         self.deadline_changed(table)
         if before is None:
             return  # a table just made (nobody can have subscribed yet) or seen first mid-game
-        if before is not None and before[0] == game.id and before[1] == st.to_move:
+        same_game = before[0] == game.id
+        if same_game and before[1] == st.to_move:
             return  # the same turn goes on (a second roll, a seat change)
         if st.over:
-            if before is not None and before[0] == game.id:
+            if same_game:
                 facts: dict[str, str | int] = {}
                 if st.winner is not None:
                     facts["winner"] = table.seats[st.winner].name
@@ -144,7 +145,7 @@ class Notifier:
             return
         facts = {"square": st.players[seat].position}
         face = game.last_roll()
-        mover = before[1] if before is not None and before[0] == game.id else None
+        mover = before[1] if same_game else None
         if face is not None and mover is not None and mover != seat:
             facts |= {"mover": table.seats[mover].name, "face": face}
         self._send(table, self._notice("turn", table, seat, facts))
