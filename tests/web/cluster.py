@@ -166,11 +166,19 @@ class Nginx:
 class Cluster:
     """Three (or `size`) servers on one database and one Redis, nginx in front."""
 
-    def __init__(self, folder: Path, database: str, size: int = 3, bot_delay: float = 0.0):
+    def __init__(
+        self,
+        folder: Path,
+        database: str,
+        size: int = 3,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = (),
+    ):
         self.redis = RedisServer(folder)
         self.redis.start()
         self.servers = [
-            Server(database, bot_delay, extra=("--redis", self.redis.url)) for _ in range(size)
+            Server(database, bot_delay, extra=("--redis", self.redis.url, *extra))
+            for _ in range(size)
         ]
         self.nginx: Nginx | None = None
         try:

@@ -11,9 +11,11 @@ message the service sends it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from robinson.web.service import GameService, views
+from robinson.web.service.notices import Channel
 from robinson.web.settings import Settings
 from robinson.web.store import Store
 from robinson.web.store.seeds import SeedBox
@@ -45,6 +47,7 @@ class Served:
         settings: Settings | None = None,
         dice: SeededDice | None = None,
         seeds: SeedBox | None = None,
+        channels: Callable[[Store], Sequence[Channel]] | None = None,
     ) -> None:
         self.url = url
         self.clock = clock
@@ -52,6 +55,7 @@ class Served:
         self.settings = settings or Settings(bot_delay=0.0)
         self.dice = dice or SeededDice(bytes(range(32)))
         self.seeds = seeds  # the dice seeds' key at rest (none: stored in the clear)
+        self.channels = channels  # the notifications' channels, made on the store (none: none)
         self._store: Store | None = None
         self._service: GameService | None = None
 
@@ -62,7 +66,10 @@ class Served:
 
     async def start(self) -> GameService:
         self._store = Store(self.url, self.seeds)
-        self._service = GameService(self._store, self.settings, clock=self.clock, dice=self.dice)
+        channels = self.channels(self._store) if self.channels else ()
+        self._service = GameService(
+            self._store, self.settings, clock=self.clock, dice=self.dice, channels=channels
+        )
         await self._service.start()
         await self.clock.settle()
         return self._service

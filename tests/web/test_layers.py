@@ -1,6 +1,7 @@
 """The web package's layers, read off the source (an `ast` scan) and checked by importing:
 
     protocol  <-  service  <-  api  <-  app          store <- service,  cluster <- service
+    store, protocol, service.notices  <-  notify (the channels)  <-  api, app
 
 - the service (the authority) speaks no HTTP, SQL or Redis: it imports no FastAPI, Starlette,
   SQLAlchemy or Redis client, and of the store only its rows and errors at run time (it is
@@ -8,6 +9,9 @@
 - the store and the cluster know nothing of the service or the API above them;
 - only the API and the app import FastAPI or Starlette;
 - the protocol is the wire alone: the engine, pydantic and itself;
+- the channels (notify/) use the store, the protocol and the service's notices, never the rest
+  of the service nor the API, and speak no HTTP framework (their HTTP client is aiohttp's, for
+  the push services); the service never imports them (the app hands them over);
 - every module of the web package is short enough to read in one sitting (400 lines).
 """
 
@@ -91,6 +95,27 @@ def test_the_protocol_is_the_wire_alone(path: Path) -> None:
     project = {m for m in _imports(path, runtime_only=False) if m.startswith("robinson")}
     assert all(m.startswith(("robinson.engine", "robinson.web.protocol")) for m in project)
     assert not _roots(_imports(path, runtime_only=False)) & OUTSIDE
+
+
+@pytest.mark.parametrize("path", _modules("notify"), ids=lambda p: p.name)
+def test_the_channels_use_the_store_the_protocol_and_the_notices_alone(path: Path) -> None:
+    every = _imports(path, runtime_only=False)
+    web = {m for m in every if m.startswith("robinson.web")}
+    allowed = (
+        "robinson.web.store",
+        "robinson.web.protocol",
+        "robinson.web.service.notices",
+        "robinson.web.notify",
+    )
+    assert all(m.startswith(allowed) for m in web), (path, web - set(allowed))
+    assert not _roots(every) & HTTP, path
+
+
+def test_the_service_never_imports_a_channel() -> None:
+    for path in _modules("service"):
+        assert not any(
+            m.startswith("robinson.web.notify") for m in _imports(path, runtime_only=False)
+        ), path
 
 
 @pytest.mark.parametrize("path", sorted(WEB.rglob("*.py")), ids=lambda p: str(p.relative_to(WEB)))

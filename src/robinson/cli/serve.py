@@ -42,6 +42,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "default: robinson-seed.key beside the SQLite file, else in the user's data "
         "directory); every process of a cluster needs the same file",
     )
+    p.add_argument(
+        "--vapid-key",
+        default=None,
+        metavar="FILE",
+        help="the key that signs Web Push notifications (made there on first start; default: "
+        "robinson-vapid.pem beside the seed key); every process of a cluster needs the same file",
+    )
+    p.add_argument(
+        "--vapid-subject",
+        default="mailto:robinson@localhost",
+        metavar="URI",
+        help="the contact the push services are given with each notification, mailto: or "
+        "https: (default %(default)s; set your own address in production)",
+    )
+    p.add_argument(
+        "--push-service",
+        action="append",
+        default=None,
+        metavar="HOST",
+        help="a push service subscriptions may be at: a host name (https, subdomains too) or "
+        "an origin such as http://127.0.0.1:8123; repeatable (default: the browsers' own "
+        "services: FCM, Mozilla, Windows, Apple)",
+    )
     from robinson.web.settings import Rates, tunables
 
     for f in tunables():  # every numeric option of the server, with its default and bound
@@ -87,11 +110,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     url = store.url  # normalized: postgres:// -> postgresql+psycopg://
     sqlite = store.engine.dialect.name == "sqlite"
+    from robinson.web.notify import vapid
     from robinson.web.store import seeds
 
-    try:  # the seeds' key, made on first start: a problem with it is one clear line too
-        seeds.load_key(seeds.key_path(store.engine.url.database if sqlite else None, args.seed_key))
-    except seeds.SeedKeyError as e:
+    database = store.engine.url.database if sqlite else None
+    try:  # the seeds' and VAPID keys, made on first start: a problem is one clear line too
+        seeds.load_key(seeds.key_path(database, args.seed_key))
+        vapid.load_key(vapid.key_path(database, args.vapid_key))
+    except (seeds.SeedKeyError, vapid.VapidKeyError) as e:
         print(f"robinson serve: {e}", file=sys.stderr)
         return 2
     finally:
@@ -121,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         database_url=url,
         redis_url=redis_url,
         seed_key=args.seed_key,
+        vapid_key=args.vapid_key,
+        vapid_subject=args.vapid_subject,
+        push_services=tuple(args.push_service) if args.push_service else None,
         rates=Rates(**{f.name: getattr(args, f"rate_{f.name}") for f in fields(Rates)}),
         **{f.name: getattr(args, f.name) for f in tunables()},
     )

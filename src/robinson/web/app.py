@@ -15,10 +15,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from robinson.web import collector
-from robinson.web.api import caching, games, meta, odds, pages, seats, socket, tables
+from robinson.web.api import caching, games, meta, odds, pages, push, seats, socket, tables
 from robinson.web.api.guard import HEADERS, Guard
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.cluster import connect as connect_cluster
+from robinson.web.notify import vapid
+from robinson.web.notify.push import PUSH_SERVICES, PushChannel
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import GameService
 from robinson.web.service.clock import FAIR_DICE, SYSTEM_CLOCK, Clock, Dice
@@ -42,7 +44,14 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         key = seeds.load_key(seeds.key_path(sqlite, settings.seed_key))
         store.seeds = seeds.SeedBox(key)  # a copy of the database predicts no roll
         cluster = await connect_cluster(settings.redis_url)
-        service = GameService(store, settings, cluster, clock, dice)
+        pusher = PushChannel(
+            store,
+            vapid.load_key(vapid.key_path(sqlite, settings.vapid_key)),
+            settings.vapid_subject,
+            settings.push_services or PUSH_SERVICES,
+        )
+        app.state.push = pusher
+        service = GameService(store, settings, cluster, clock, dice, channels=[pusher])
         app.state.service = service
         app.state.odds = OddsService(lane=service.lane)
         app.state.cluster = cluster
@@ -53,6 +62,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         finally:
             pacing.cancel()
             await service.stop()
+            await pusher.close()
             app.state.odds.close()
             await cluster.close()
             store.close()
@@ -80,7 +90,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     app.add_middleware(Guard)
-    for module in (meta, tables, seats, games, odds, socket, pages):
+    for module in (meta, tables, seats, push, games, odds, socket, pages):
         app.include_router(module.router)
     caching.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")

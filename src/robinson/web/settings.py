@@ -38,6 +38,12 @@ class Settings:
     # The file of the key that encrypts the dice seeds at rest (store/seeds.py); None: beside
     # the SQLite file, or in the user data directory. A cluster's processes share one file.
     seed_key: str | None = None
+    # Web Push (docs/notifications.md): the file of the VAPID key (None: robinson-vapid.pem
+    # beside the seed key's default place), the contact it names to the push services, and
+    # the services a subscription may be at (None: the browsers' own, over https).
+    vapid_key: str | None = None
+    vapid_subject: str = "mailto:robinson@localhost"
+    push_services: tuple[str, ...] | None = None
     bot_delay: float = option(
         0.8, "pause before each bot move, so people can follow", low=0, unit="SECONDS"
     )

@@ -3,7 +3,7 @@ docs/protocol.md explains them with examples."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
@@ -70,6 +70,19 @@ class HostIn(Strict):
 class DeviceIn(Strict):
     token: str
     origin: str | None = None
+
+
+class PushIn(Strict):
+    token: str
+    subscription: dict[str, Any] = Field(
+        description="the browser's PushSubscription as JSON: endpoint and keys (p256dh, auth)"
+    )
+    language: str = Field(description="the language the player chose for what is pushed")
+
+
+class PushOutIn(Strict):
+    token: str
+    endpoint: str = Field(description="the endpoint of the subscription to forget")
 
 
 class BotIn(Strict):

@@ -23,6 +23,7 @@ ErrorCode = Literal[
     "link_expired",
     "illegal_action",
     "bad_seed",
+    "bad_subscription",
     "seeds_fixed",
     "too_large",
     "storage_unavailable",
@@ -54,6 +55,7 @@ STATUS: dict[ErrorCode, int] = {
     "link_expired": 410,  # a link to continue on another device: used, replaced or too old
     "illegal_action": 422,  # the rules do not allow that move now
     "bad_seed": 400,  # a seat's dice seed that is not 16 to 32 bytes of hex (docs/fair-dice.md)
+    "bad_subscription": 400,  # a push subscription that is not one, or at an unknown service
     "seeds_fixed": 409,  # a seat's seed after the first roll, or a second one for the seat
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again

@@ -238,6 +238,10 @@ class Ok(Out):
     ok: Literal[True]
 
 
+class PushKey(Out):
+    key: str = Field(description="the server's VAPID public key: applicationServerKey")
+
+
 class NewGame(Out):
     game: str
 

@@ -10,7 +10,9 @@ the constructor below is the wiring diagram:
 - `Seats` (seats.py): hand-overs, invites, the host's view;
 - `Replica` (replica.py): other processes' changes into this process's copies;
 - `Records` (records.py): a game's record and replay, built on the heavy `Lane` (lane.py);
-- `Reactions` (reactions.py): the players' canned reactions, shown and never stored.
+- `Reactions` (reactions.py): the players' canned reactions, shown and never stored;
+- `Notifier` (notifier.py): tells the seats away what happened, through the `Channel`s given
+  (notices.py; Web Push and e-mail are in web/notify/).
 
 Time and dice come in as a `Clock` and a `Dice` (clock.py). Nothing here speaks HTTP, SQL or
 Redis: the API (web/api/) parses, the store (web/store/) stores, the cluster (web/cluster/)
@@ -33,6 +35,8 @@ from robinson.web.service.driver import Driver
 from robinson.web.service.lane import Lane
 from robinson.web.service.live import Listener, LiveTable
 from robinson.web.service.moves import Moves
+from robinson.web.service.notices import Channel
+from robinson.web.service.notifier import Notifier
 from robinson.web.service.presence import Presence
 from robinson.web.service.reactions import Reactions
 from robinson.web.service.records import Records
@@ -66,6 +70,7 @@ class GameService:
         clock: Clock = SYSTEM_CLOCK,
         dice: Dice = FAIR_DICE,
         writer: Writer | None = None,
+        channels: Sequence[Channel] = (),
     ) -> None:
         self.settings = settings = settings or Settings()
         self.store = store
@@ -93,6 +98,8 @@ class GameService:
         self.reactions = Reactions(cluster, clock)
         self.replica = Replica(self.tables, self.moves, self.presence, self.reactions, self.adopt)
         self.records = Records(self.tables, store, self.lane)
+        self.notifier = Notifier(self.tables, self.presence, cluster.leases, store, clock, channels)
+        self.moves.after_change.append(self.notifier.changed)
         self._chores: list[asyncio.Task[None]] = []
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -115,6 +122,7 @@ class GameService:
             (self.clock.monotonic() - began) * 1000,
         )
         self.driver.start_clock()
+        self.notifier.start()
         if self.settings.unload_after > 0:
             self._chores.append(asyncio.create_task(self.tables.unload_forever()))
 
@@ -123,6 +131,7 @@ class GameService:
             task.cancel()
         await asyncio.gather(*self._chores, return_exceptions=True)
         await self.replica.stop()
+        await self.notifier.stop()
         await self.driver.stop()
         self.solver.close()
         await self.presence.stop()

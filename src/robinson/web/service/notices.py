@@ -35,11 +35,15 @@ class Notice:
     seat: int  # the seat told
     version: int  # the game's version it is about: with the game, kind and seat, its identity
     facts: Mapping[str, str | int] = field(default_factory=dict)
+    # What tells notices of one kind at one version apart: a reminder's stage and deadline
+    # ("share:<ms>", "hour:<ms>"); empty for the others.
+    tag: str = ""
 
     @property
     def key(self) -> str:
         """The same for the same notice on every process: a channel sends each key once."""
-        return f"{self.game_id}:{self.version}:{self.seat}:{self.kind}"
+        key = f"{self.game_id}:{self.version}:{self.seat}:{self.kind}"
+        return f"{key}:{self.tag}" if self.tag else key
 
     @property
     def path(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from robinson.web.cluster import Cluster
@@ -34,6 +34,10 @@ log = logging.getLogger("robinson.web")
 BURST = 3
 RATE = 4.0
 
+# Called with a table and the seats whose last connection to this process just closed (the
+# notifier tells one who left during his own turn, once he stays away).
+OnLeft = Callable[[LiveTable, set[int]], None]
+
 
 class Presence:
     def __init__(
@@ -47,6 +51,7 @@ class Presence:
         self.chores: set[asyncio.Task[Any]] = set()
         self._timers: list[Timer] = []  # absences and broadcasts to come (cancelled at stop)
         self._absences: dict[str, tuple[float, Timer]] = {}  # per table: its latest absence
+        self.on_left: list[OnLeft] = []
         tables.on_loaded.append(self.loaded)
 
     async def start(self) -> None:
@@ -172,6 +177,8 @@ class Presence:
             table.news.owed = True
         if before - after:  # someone left: tell everyone again when the seat counts as absent
             self.absence_later(table)
+            for hook in self.on_left:
+                hook(table, before - after)
         if table.news.owed or table.news.leaving:
             self._soon(table)
 

@@ -252,6 +252,7 @@ function renderTurn(game) {
   }
   if (!state.you.length) text = `${t("web.watching")} ${text}`;
   $("sound-box").hidden = !state.you.length;  // "when it is my turn": never, for a spectator
+  $("push-box").hidden = !state.you.length;
   banner.dataset.state = kind;
   banner.textContent = text;
   document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
@@ -379,6 +380,8 @@ export async function openTable(tableId) {
   $("verify").onclick = () => verifyDice(state.game.id);
   $("sound").checked = localStorage.getItem("robinson.sound") === "on";
   $("sound").onchange = () => localStorage.setItem("robinson.sound", $("sound").checked ? "on" : "off");
+  $("push").checked = localStorage.getItem(`robinson.push.${tableId}`) === "on";
+  $("push").onchange = () => pushChanged($("push").checked);
   // The board's column count follows the window (columnsFor): redraw it when a resize or a
   // turned phone crosses the breakpoint, pawns and all.
   window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => {
@@ -387,8 +390,20 @@ export async function openTable(tableId) {
   connect();
 }
 
+// Web Push for this browser's seats here (push.js, loaded only now): on, off, or on again in a
+// new language. What went wrong is said under the box, and the box shows what is true.
+async function pushChanged(on) {
+  $("push-note").textContent = "";
+  const { setPush } = await import("./push.js");
+  const problem = await setPush(on, state.table, state.seatTokens, texts.lang);
+  if (problem && on) $("push").checked = false;
+  $("push-note").textContent = problem ? t(problem) : "";
+  localStorage.setItem(`robinson.push.${state.table}`, $("push").checked ? "on" : "off");
+}
+
 export async function switchLanguage(lang) {
   await loadTexts(lang, state.game ? state.game.id : null);
+  if ($("push").checked && state.table) pushChanged(true);
   if (!state.game) return;
   redrawBoard(); render(state.game); showDie(Number($("die").dataset.face) || null, false);
   send({ type: "lang", lang: texts.lang });  // the server sends a fresh snapshot: the log in this language

@@ -8,6 +8,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -105,4 +106,32 @@ dice_seeds = Table(
     Column("seed", String(64), nullable=False),
     Column("created", BigInteger, nullable=False),  # Unix ms
     PrimaryKeyConstraint("game_id", "seat"),
+)
+
+
+# A browser's Web Push subscription for a seat (docs/notifications.md): its endpoint (and the
+# endpoint's SHA-256, the key), its keys, the language its player chose, and the seat's secret
+# (hashed) when it subscribed: a seat with a new secret has none of its old subscriptions.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint_sha256", String(64), nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("language", String(8), nullable=False),
+    Column("token_sha256", String(64), nullable=False),
+    Column("created", BigInteger, nullable=False),  # Unix ms
+    PrimaryKeyConstraint("table_id", "seat", "endpoint_sha256"),
+    Index("push_subscriptions_endpoint", "endpoint_sha256"),
+)
+
+# The key of every notice told (service/notices.py `Notice.key`): each is told once.
+notices_sent = Table(
+    "notices_sent",
+    metadata,
+    Column("key", String(160), primary_key=True),
+    Column("created", BigInteger, nullable=False, index=True),  # Unix ms
 )

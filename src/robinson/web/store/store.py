@@ -37,6 +37,7 @@ from robinson.web.store.dialects import (
     is_duplicate,
 )
 from robinson.web.store.errors import Conflict, StoreUnavailable
+from robinson.web.store.notices import Notices
 from robinson.web.store.rows import KEEP, GameRow, Note, SeatChange, SeatRow, Step, TableRow
 from robinson.web.store.schema_tables import actions, games, notes, seats, tables
 from robinson.web.store.seeds import SeedBox
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from robinson.web.store.writer import Writer
 
 
-class Store(Sweeps):
+class Store(Sweeps, Notices):
     """The database. Raises `StoreUnavailable` with a readable reason if it cannot be opened."""
 
     def __init__(self, url: str, seeds: SeedBox | None = None) -> None:

@@ -1,0 +1,71 @@
+"""The server's VAPID key (RFC 8292): it signs every push, and its public half is what a browser
+subscribes with (`GET /api/push/key`). Made on first start, like the dice seeds' key
+(store/seeds.py): `robinson serve --vapid-key FILE`, else `robinson-vapid.pem` beside the SQLite
+file (or in the user data directory for a database on a server), mode 0600. Every process of a
+cluster must read the same file: a browser's subscription is bound to the key it was made with.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid02
+
+KEY_FILE = "robinson-vapid.pem"
+
+
+class VapidKeyError(Exception):
+    """The VAPID key file cannot be read or made."""
+
+
+def key_path(database: str | None, given: str | None) -> Path:
+    """Where the key is: `given`, else beside the SQLite file, else the user data directory."""
+    if given:
+        return Path(given).expanduser()
+    if database:
+        folder = Path(database).expanduser().resolve().parent
+    else:
+        from platformdirs import user_data_dir
+
+        folder = Path(user_data_dir("robinson"))
+    return folder / KEY_FILE
+
+
+def load_key(path: Path) -> Vapid02:
+    """The key in `path` (PEM), made there (readable by its owner alone) if there is none."""
+    if not path.exists():  # written whole beside it, then linked in: never seen half made
+        fresh = Vapid02()
+        fresh.generate_keys()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(fresh.private_pem())
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process made it just now: read theirs
+        finally:
+            draft.unlink()
+    try:
+        pem = path.read_bytes()
+        key = serialization.load_pem_private_key(pem, password=None)
+    except (OSError, ValueError, TypeError) as e:
+        raise VapidKeyError(f"cannot read the VAPID key {path}: {e}") from None
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
+        raise VapidKeyError(f"the VAPID key {path} is not a P-256 (prime256v1) EC key")
+    return Vapid02(key)
+
+
+def public_key(vapid: Vapid02) -> str:
+    """The key a browser's `pushManager.subscribe` takes (`applicationServerKey`): the P-256
+    point, uncompressed, in URL-safe base64 without padding."""
+    raw = vapid.public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
