@@ -163,6 +163,27 @@ async def test_a_turn_is_pushed_to_the_absent_seat_in_his_language_never_while_c
     service.unsubscribe(table, bruno)
 
 
+async def test_a_waiting_room_tells_the_host_away_when_the_game_starts(
+    served: Served, endpoint: PushEndpoint
+) -> None:
+    """The host made a table for a friend and left: when the friend takes the seat the game
+    starts, and the host's first turn is pushed (while it waited, nobody's turn was)."""
+    service = served.service
+    made = await service.create_table(
+        [SeatSpec("Anna"), SeatSpec("Bruno")], RULES, language="en", wait_for=[1]
+    )
+    table = await service.table(made["table"])
+    await subscribe(served, endpoint, table, made["seats"][0]["token"], "anna", "en")
+    await served.clock.advance(served.settings.absent_after + 1)
+    assert endpoint.of("anna") == []  # nobody's turn while the table waits
+    code = str(made["seats"][1]["invite"]).split("#i:", 1)[1]
+    await service.claim(table.id, code)
+    # told that Bruno came, then (the same tag: it takes the place of the first) her turn
+    pushes = await asyncio.to_thread(endpoint.wait, 2, "anna")
+    assert [p.payload["kind"] for p in pushes] == ["claimed", "turn"]
+    assert len({p.payload["tag"] for p in pushes}) == 1
+
+
 def sent_keys(service: GameService, game_id: str) -> list[str]:
     with service.store.engine.connect() as conn:
         keys = conn.execute(select(notices_sent.c.key)).scalars().all()

@@ -110,7 +110,8 @@ class Notifier:
     def loaded(self, table: LiveTable) -> None:
         """A table taken up from the store: what was told before is not told again here."""
         game = table.game
-        self._turns[table.id] = (game.id, game.state.to_move, game.version)
+        to_move = None if table.awaited() else game.state.to_move  # a waiting room: nobody yet
+        self._turns[table.id] = (game.id, to_move, game.version)
         self._notes[table.id] = (game.id, len(game.notes))
 
     def changed(self, table: LiveTable) -> None:
@@ -119,18 +120,21 @@ class Notifier:
         if not self.channels:
             return
         game, st = table.game, table.game.state
+        # A waiting room (waiting.py) has nobody to move yet: its first turn begins when the
+        # game starts, and is told then.
+        to_move = None if table.awaited() else st.to_move
         before = self._turns.get(table.id)
         began = game.version
-        if before is not None and before[0] == game.id and before[1] == st.to_move:
+        if before is not None and before[0] == game.id and before[1] == to_move:
             began = before[2]
-        self._turns[table.id] = (game.id, st.to_move, began)
+        self._turns[table.id] = (game.id, to_move, began)
         self._told_notes(table)
         self.deadline_changed(table)
         if before is None:
             return  # a table just made (nobody can have subscribed yet) or seen first mid-game
         same_game = before[0] == game.id
-        if same_game and before[1] == st.to_move:
-            return  # the same turn goes on (a second roll, a seat change)
+        if same_game and before[1] == to_move:
+            return  # the same turn goes on (a second roll, a seat change), or nobody's yet
         if st.over:
             if same_game:
                 facts: dict[str, str | int] = {}
@@ -140,7 +144,7 @@ class Notifier:
                     if row.kind == "human" or row.timeouts >= TIMEOUT_LIMIT:
                         self._send(table, self._notice("ended", table, row.seat, facts))
             return
-        seat = st.to_move
+        seat = to_move
         if seat is None or table.seats[seat].kind != "human" or table.closed is not None:
             return
         facts = {"square": st.players[seat].position}
