@@ -8,6 +8,8 @@
 - the store and the cluster know nothing of the service or the API above them;
 - only the API and the app import FastAPI or Starlette;
 - the protocol is the wire alone: the engine, pydantic and itself;
+- the notice channels (notify/) use the store, the protocol and service/notices.py, never the
+  API (nor the rest of the service, which hands them notices);
 - every module of the web package is short enough to read in one sitting (400 lines).
 """
 
@@ -84,6 +86,21 @@ def test_only_the_api_and_the_app_import_fastapi_or_starlette() -> None:
         if _roots(_imports(p, runtime_only=False)) & HTTP
     }
     assert users and all(u.startswith("api/") or u == "app.py" for u in users), users
+
+
+@pytest.mark.parametrize("path", _modules("notify"), ids=lambda p: p.name)
+def test_the_channels_use_the_store_and_notices_never_the_api(path: Path) -> None:
+    every = _imports(path, runtime_only=False)
+    web = {m for m in every if m.startswith(("robinson.web.", "robinson.web"))}
+    allowed = (
+        "robinson.web.store",
+        "robinson.web.protocol",
+        "robinson.web.service.notices",
+        "robinson.web.notify",
+        "robinson.web.settings",
+    )
+    assert all(m.startswith(allowed) or m == "robinson.web" for m in web), (path, web)
+    assert not _roots(every) & HTTP, path
 
 
 @pytest.mark.parametrize("path", _modules("protocol"), ids=lambda p: p.name)

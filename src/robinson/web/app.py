@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from robinson.web import collector
-from robinson.web.api import caching, games, meta, odds, pages, seats, socket, tables
+from robinson.web.api import caching, games, mail, meta, odds, pages, seats, socket, tables
 from robinson.web.api.guard import HEADERS, Guard
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.cluster import connect as connect_cluster
@@ -44,14 +44,26 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         cluster = await connect_cluster(settings.redis_url)
         service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service
+        # The notice channels, for the notifier (service/notices.py): e-mail when configured.
+        app.state.mail = None
+        app.state.channels = []
+        if settings.mail is not None:
+            from robinson.web.notify.mail import MailChannel
+
+            app.state.mail = MailChannel(settings.mail, store, clock, store.seeds.key)
+            app.state.channels.append(app.state.mail)
         app.state.odds = OddsService(lane=service.lane)
         app.state.cluster = cluster
         await service.start()
+        if app.state.mail is not None:
+            app.state.mail.start()
         pacing = asyncio.create_task(collector.pace())  # the garbage collector, off the tail
         try:
             yield
         finally:
             pacing.cancel()
+            if app.state.mail is not None:
+                await app.state.mail.close()
             await service.stop()
             app.state.odds.close()
             await cluster.close()
@@ -80,7 +92,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     app.add_middleware(Guard)
-    for module in (meta, tables, seats, games, odds, socket, pages):
+    for module in (meta, tables, seats, mail, games, odds, socket, pages):
         app.include_router(module.router)
     caching.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")

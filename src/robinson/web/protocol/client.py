@@ -64,6 +64,13 @@ class DeviceIn(Strict):
     origin: str | None = None
 
 
+class EmailIn(Strict):
+    token: str = Field(description="the seat's secret")
+    address: str = Field(description="an e-mail address (docs/notifications.md, E-mail)")
+    language: str = Field(default="en", description="of the e-mails: lv, cs, ca or en")
+    digest: bool = Field(default=True, description="also a daily digest of the tables waiting")
+
+
 class BotIn(Strict):
     token: str
     bot: str

@@ -23,6 +23,8 @@ ErrorCode = Literal[
     "illegal_action",
     "bad_seed",
     "seeds_fixed",
+    "bad_address",
+    "mail_off",
     "too_large",
     "storage_unavailable",
     "presence_unknown",
@@ -53,6 +55,8 @@ STATUS: dict[ErrorCode, int] = {
     "illegal_action": 422,  # the rules do not allow that move now
     "bad_seed": 400,  # a seat's dice seed that is not 16 to 32 bytes of hex (docs/fair-dice.md)
     "seeds_fixed": 409,  # a seat's seed after the first roll, or a second one for the seat
+    "bad_address": 400,  # not an e-mail address we send to (docs/notifications.md, E-mail)
+    "mail_off": 501,  # an address left on a server that sends no e-mail (no --smtp-host)
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
     "presence_unknown": 503,  # who is connected cannot be known (Redis away): no hand-over

@@ -1,0 +1,3 @@
+"""The channels that tell a player what happened at his table while he is away (issue 19;
+service/notices.py has the `Notice` and the `Channel` they share): Web Push (push.py) and
+e-mail (mail.py). Each may use the store, the protocol and service/notices.py, never the API."""
