@@ -27,10 +27,12 @@ class Inbox:
         self.recipients: list[list[str]] = []
         self._lock = threading.Lock()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(
+        self, server: Any, session: Any, envelope: Any
+    ) -> str:  # aiosmtpd calls it by this name
         msg = email.message_from_bytes(envelope.content, policy=default)
         with self._lock:
-            self.messages.append(msg)  # type: ignore[arg-type]
+            self.messages.append(msg)
             self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 
@@ -58,15 +60,18 @@ def parts(msg: EmailMessage) -> tuple[str, str]:
 
 
 def link(msg: EmailMessage, kind: str) -> str:
-    """The path of the e-mail's `/email/<kind>/CODE` link (its plain-text part)."""
-    found = re.search(rf"https?://[^/\s]+(/email/{kind}/[A-Za-z0-9_\-]+)", parts(msg)[0])
+    """The path (and query) of the e-mail's `/email/<kind>/CODE?lang=` link (its plain-text
+    part)."""
+    found = re.search(
+        rf"https?://[^/\s]+(/email/{kind}/[A-Za-z0-9_\-]+\?lang=[a-z]+)", parts(msg)[0]
+    )
     assert found, parts(msg)[0]
     return found.group(1)
 
 
 def unsubscribe_path(msg: EmailMessage) -> str:
     """The path of the List-Unsubscribe header's URL (RFC 8058)."""
-    found = re.fullmatch(r"<https?://[^/]+(/email/unsubscribe/[A-Za-z0-9_\-]+)>",
+    found = re.fullmatch(r"<https?://[^/]+(/email/unsubscribe/[A-Za-z0-9_\-]+\?lang=[a-z]+)>",
                          str(msg["List-Unsubscribe"]).strip())  # fmt: skip
     assert found, msg["List-Unsubscribe"]
     return found.group(1)

@@ -80,7 +80,8 @@ def _notice(table: Any, kind: NoticeKind = "turn", seat: int = 0, version: int =
 
 
 def _code(path: str) -> str:
-    return path.rsplit("/", 1)[1]
+    """The code of a link's path: after its last slash, before its query."""
+    return path.rsplit("/", 1)[1].split("?", 1)[0]
 
 
 async def _confirmed(
@@ -116,7 +117,7 @@ async def test_the_confirmation_comes_first_in_the_language_asked_and_nothing_be
     assert unsubscribe_path(letter).startswith("/email/unsubscribe/")
 
     for kind in ("turn", "reminder", "ended", "claimed", "handed"):  # unconfirmed: nothing
-        await channel.deliver(_notice(t, kind, seconds_left=60, name="Cila"))  # type: ignore[arg-type]
+        await channel.deliver(_notice(t, kind, seconds_left=60, name="Cila"))
     await channel.drain()
     assert inbox.count() == 1
 
@@ -184,6 +185,7 @@ async def test_a_reminder_once_per_move_and_the_rare_notices_each_time(
     await _confirmed(channel, inbox, t, lang="cs")
     cs = Translator("cs")
     await channel.deliver(_notice(t, "reminder", version=3, seconds_left=17280))  # 80 %
+    await channel.drain()  # (they come hours apart)
     await channel.deliver(_notice(t, "reminder", version=3, seconds_left=3600))  # 1 h: same move
     await channel.drain()
     assert inbox.count() == 2

@@ -45,8 +45,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         service = GameService(store, settings, cluster, clock, dice)
         app.state.service = service
         # The notice channels, for the notifier (service/notices.py): e-mail when configured.
-        app.state.mail = None
-        app.state.channels = []
+        app.state.mail, app.state.channels = None, []
         if settings.mail is not None:
             from robinson.web.notify.mail import MailChannel
 
@@ -80,6 +79,8 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         redoc_url=None,
     )
     app.state.limiter = Limiter(settings.rates, settings.redis_url)
+    app.state.mail = None  # the e-mail channel (web/notify/mail.py), made at start if configured
+    app.state.channels = []  # every notice channel (service/notices.py `Channel`), the same
     sockets_open: Counter[str | None] = Counter()
     app.state.sockets_open = sockets_open  # open table sockets per client address
     app.state.sockets_per_address = settings.sockets_per_address

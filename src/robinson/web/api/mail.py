@@ -80,7 +80,7 @@ async def ask_unsubscribe(code: str, request: Request, lang: str | None = None) 
     row = await _channel(request).address_of(code)
     if row is None:
         return _unknown(_lang(lang))
-    form = f"/email/unsubscribe/{code}"
+    form = f"/email/unsubscribe/{code}?lang={row.language}"
     title, text = "web.mail.page.unsubscribe", "web.mail.page.unsubscribe.text"
     return _page(row.language, title, text, form=form)
 

@@ -118,7 +118,7 @@ class MailChannel:
 
     def _unsubscribe_url(self, row: Address) -> str:
         code = self.unsubscribe_code(row.table_id, row.seat, row.created)
-        return self._url(f"/email/unsubscribe/{code}")
+        return self._url(f"/email/unsubscribe/{code}?lang={row.language}")
 
     # -- addresses -----------------------------------------------------------------------------
 
@@ -149,8 +149,10 @@ class MailChannel:
                 f"one confirmation e-mail a minute per seat; try again in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
-        letter = letters.confirmation(language, name, self._url(f"/email/confirm/{confirm}"))
-        leave = self._url(f"/email/unsubscribe/{unsubscribe}")
+        # The pages' language is the address's; `lang` says it once the code is spent.
+        confirm_url = self._url(f"/email/confirm/{confirm}?lang={language}")
+        letter = letters.confirmation(language, name, confirm_url)
+        leave = self._url(f"/email/unsubscribe/{unsubscribe}?lang={language}")
         msg = letters.message(letter, language, self.settings.sender, checked, leave)
         self._background(self._send(msg), "confirmation")
 
