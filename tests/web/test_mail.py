@@ -6,6 +6,7 @@ notifier is not here yet: the tests hand the channel its notices as the notifier
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 from email.message import EmailMessage
@@ -48,6 +49,20 @@ class Shifted:
 
     async def sleep(self, seconds: float) -> None:
         await self.clock.sleep(seconds)
+
+
+@pytest.fixture
+async def served(database_url: str) -> AsyncIterator[Served]:
+    """The in-process service (inprocess.py) on SQLite and on PostgreSQL (`system`): the
+    send-once rules are the databases' conditional updates."""
+    from robinson.web.settings import Settings
+
+    srv = Served(database_url, FakeClock(), Settings(bot_delay=0.0))
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
 
 
 @pytest.fixture
@@ -290,6 +305,21 @@ async def test_bad_addresses_and_a_second_confirmation_too_soon_are_refused(
     assert second["To"] == "other@example.test"
     assert await channel.confirm(_code(link(first, "confirm"))) is None  # the old one is gone
     assert await channel.confirm(_code(link(second, "confirm"))) is not None
+
+
+async def test_two_addresses_left_at_once_for_a_seat_one_wins(
+    served: Served, mail: tuple[MailChannel, Inbox]
+) -> None:
+    channel, inbox = mail
+    t = await _table(served)
+    tries = [channel.leave(t["table"], 0, "Anna", f"anna{i}@example.test", "en", True)
+             for i in range(4)]  # fmt: skip
+    done = await asyncio.gather(*tries, return_exceptions=True)
+    refused = [d for d in done if isinstance(d, ServiceError)]
+    assert len(refused) == 3 and all(e.code == "rate_limited" for e in refused), done
+    await channel.drain()
+    [letter] = inbox.wait_for(1)
+    assert await channel.confirm(_code(link(letter, "confirm"))) is not None
 
 
 async def test_a_failed_send_is_logged_not_raised_and_the_next_turn_tries_again(

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
-from robinson.web.store.dialects import _guarded
+from robinson.web.store.dialects import _guarded, is_duplicate
 from robinson.web.store.schema_tables import email_addresses as mail
 from robinson.web.store.schema_tables import games, seats, tables
 
@@ -74,24 +75,31 @@ class Addresses:
         """Put `address` on the seat (replacing any other), unconfirmed; `codes`: the SHA-256 of
         its confirmation and unsubscribe codes. If the seat asked for one after `not_since`,
         nothing changes and that time is returned (too soon for another confirmation)."""
+        # Written first, read only on a refusal: a transaction that read before writing could
+        # not take SQLite's write lock after another's commit. The primary key refuses a row
+        # the DELETE left (asked too soon) and one a request at the same moment wrote.
         where = and_(mail.c.table_id == table_id, mail.c.seat == seat)
-        with self.engine.begin() as conn:
-            before = conn.execute(select(mail.c.created).where(where)).scalar()
-            if before is not None and before > not_since:
-                return int(before)
-            conn.execute(delete(mail).where(where))
-            conn.execute(
-                insert(mail).values(
-                    table_id=table_id,
-                    seat=seat,
-                    address=address,
-                    language=language,
-                    created=at,
-                    confirm_sha256=codes[0],
-                    unsubscribe_sha256=codes[1],
-                    digest=int(digest),
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(delete(mail).where(where, mail.c.created <= not_since))
+                conn.execute(
+                    insert(mail).values(
+                        table_id=table_id,
+                        seat=seat,
+                        address=address,
+                        language=language,
+                        created=at,
+                        confirm_sha256=codes[0],
+                        unsubscribe_sha256=codes[1],
+                        digest=int(digest),
+                    )
                 )
-            )
+        except IntegrityError as e:
+            if not is_duplicate(e):
+                raise
+            with self.engine.connect() as conn:
+                before = conn.execute(select(mail.c.created).where(where)).scalar()
+            return at if before is None else int(before)
         return None
 
     @_guarded
