@@ -7,16 +7,17 @@ import email
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from email.message import EmailMessage
 from email.policy import default
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from tests.web.conftest import free_port
+from tests.web.conftest import Server, free_port
 
 
 class Inbox:
@@ -104,3 +105,31 @@ def smtp_server(login: tuple[str, str] | None = None) -> Iterator[tuple[Inbox, i
         yield inbox, port
     finally:
         controller.stop()
+
+
+# The fixtures of the tests that start a server sending to this one (import them by name).
+LOGIN = ("robinson", "s3cret pass")
+
+
+@pytest.fixture
+def smtp_login() -> Iterator[tuple[Inbox, int]]:
+    """An SMTP server that wants the name and password of LOGIN."""
+    with smtp_server(LOGIN) as running:
+        yield running
+
+
+@pytest.fixture
+def mail_server(
+    fresh_server: Callable[..., Server],
+    smtp_login: tuple[Inbox, int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Server, Inbox]:
+    """A `robinson serve` sending by `smtp_login` (the password from its environment)."""
+    inbox, port = smtp_login
+    monkeypatch.setenv("ROBINSON_SMTP_PASSWORD", LOGIN[1])  # the child process reads it
+    options = ("--smtp-host", "127.0.0.1", "--smtp-port", str(port), "--smtp-security", "none",
+               "--smtp-user", LOGIN[0], "--mail-from", "robinson@example.test",
+               "--public-url", "https://robinson.example/")  # fmt: skip
+    srv = fresh_server(options=options)
+    srv.start()
+    return srv, inbox

@@ -6,7 +6,6 @@ every bad input's error, and the address shown nowhere. The notices themselves: 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,35 +14,14 @@ import pytest
 from robinson.cli import serve
 from robinson.i18n import Translator
 from tests.web.conftest import Server
-from tests.web.smtp import Inbox, link, parts, smtp_server, unsubscribe_path
+from tests.web.smtp import Inbox, link, mail_server, parts, smtp_login, unsubscribe_path
+
+__all__ = ["mail_server", "smtp_login"]  # fixtures
 
 # The test's SMTP server wants a login without TLS (on the loopback only), which aiosmtpd warns of.
 pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 
 ANNA = "anna@example.test"
-LOGIN = ("robinson", "s3cret pass")
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    with smtp_server(LOGIN) as running:
-        yield running
-
-
-@pytest.fixture
-def mail_server(
-    fresh_server: Callable[..., Server],
-    smtp: tuple[Inbox, int],
-    monkeypatch: pytest.MonkeyPatch,
-) -> tuple[Server, Inbox]:
-    inbox, port = smtp
-    monkeypatch.setenv("ROBINSON_SMTP_PASSWORD", LOGIN[1])  # the child process reads it
-    options = ("--smtp-host", "127.0.0.1", "--smtp-port", str(port), "--smtp-security", "none",
-               "--smtp-user", LOGIN[0], "--mail-from", "robinson@example.test",
-               "--public-url", "https://robinson.example/")  # fmt: skip
-    srv = fresh_server(options=options)
-    srv.start()
-    return srv, inbox
 
 
 def _leave(srv: Server, table: str, seat: int, **body: Any) -> Any:
