@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from robinson.i18n import Translator
-from robinson.web.notify.mail import CONFIRM_EVERY, DIGEST_EVERY, MailChannel
+from robinson.web.notify.mail import CONFIRM_EVERY, DIGEST_CHECK, DIGEST_EVERY, MailChannel
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import SeatSpec
 from robinson.web.service.notices import Notice, NoticeKind
@@ -261,6 +261,32 @@ async def test_the_digest_lists_the_tables_waiting_for_the_seat_least_time_first
     clock.shift = DAY_MS + 1000
     assert await channel.send_digests() == 1  # the next day
     await channel.drain()
+
+
+async def test_the_digest_chore_runs_on_the_services_clock(
+    served: Served, mail: tuple[MailChannel, Inbox]
+) -> None:
+    """The channel on a clock of its own, two days behind the tables': its hours pass without
+    the service's timers of every one of them."""
+    _, inbox = mail
+    own = FakeClock(served.clock.now_ms() - 2 * DAY_MS)
+    channel = MailChannel(mail[0].settings, served.service.store, own, None)
+    t = await _table(served)
+    await _confirmed(channel, inbox, t)
+    await own.advance(2 * DAY_MS)
+    channel.start()  # the first look at once: due since yesterday
+    try:
+        await own.settle()
+        await channel.drain()
+        assert inbox.count() == 2
+        for _ in range(DIGEST_EVERY // DIGEST_CHECK):  # a day, look by look
+            assert inbox.count() == 2  # not again today
+            await own.advance(DIGEST_CHECK)
+            await channel.drain()
+        subjects = [m["Subject"] for m in inbox.wait_for(3)]
+        assert subjects[1:] == [Translator("en").nformat("web.mail.digest.subject", 1)] * 2
+    finally:
+        await channel.close()
 
 
 async def test_one_click_removes_the_address_from_every_seat(

@@ -220,11 +220,11 @@ class Addresses:
 
     @_guarded
     def digests_due(self, before: int) -> list[str]:
-        """The confirmed addresses that want a digest and had none since `before`."""
+        """The confirmed addresses that want a digest and had none after `before`."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(mail.c.address)
-                .where(mail.c.confirmed.is_not(None), mail.c.digest == 1, mail.c.digested < before)
+                .where(mail.c.confirmed.is_not(None), mail.c.digest == 1, mail.c.digested <= before)
                 .distinct()
             ).all()
         return sorted(r.address for r in rows)
@@ -239,7 +239,7 @@ class Addresses:
                     mail.c.address == address,
                     mail.c.confirmed.is_not(None),
                     mail.c.digest == 1,
-                    mail.c.digested < before,
+                    mail.c.digested <= before,
                 )
                 .values(digested=at)
             )
