@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from robinson.i18n import Translator
-from robinson.web.notify.mail import CONFIRM_EVERY, DIGEST_CHECK, DIGEST_EVERY, MailChannel
+from robinson.web.notify.mail import (
+    ADDRESS_WINDOW,
+    CONFIRM_EVERY,
+    CONFIRMS_PER_ADDRESS,
+    DIGEST_CHECK,
+    DIGEST_EVERY,
+    MailChannel,
+)
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service import SeatSpec
 from robinson.web.service.notices import Notice, NoticeKind
@@ -331,6 +338,31 @@ async def test_bad_addresses_and_a_second_confirmation_too_soon_are_refused(
     assert second["To"] == "other@example.test"
     assert await channel.confirm(_code(link(first, "confirm"))) is None  # the old one is gone
     assert await channel.confirm(_code(link(second, "confirm"))) is not None
+
+
+async def test_an_address_gets_few_confirmations_from_all_seats(
+    served: Served, mail: tuple[MailChannel, Inbox]
+) -> None:
+    channel, inbox = mail
+    tables = [await _table(served) for _ in range(CONFIRMS_PER_ADDRESS + 1)]
+    for t in tables[:-1]:
+        await channel.leave(t["table"], 0, "Anna", ANNA, "en", True)
+    with pytest.raises(ServiceError) as refused:
+        await channel.leave(tables[-1]["table"], 0, "Anna", ANNA, "en", True)
+    assert refused.value.code == "rate_limited"
+    assert int(refused.value.headers["Retry-After"]) == ADDRESS_WINDOW
+    assert served.service.store.mail_target(tables[-1]["table"], 0) is None
+    assert (
+        await channel.unsubscribe(
+            channel.unsubscribe_code(tables[-1]["table"], 0, served.clock.now_ms())
+        )
+        is None
+    )  # not stored
+    await channel.leave(tables[-1]["table"], 1, "Bruno", "bruno@example.test", "en", True)
+    await served.clock.advance(ADDRESS_WINDOW)
+    await channel.leave(tables[-1]["table"], 0, "Anna", ANNA, "en", True)  # an hour later
+    await channel.drain()
+    assert [m["To"] for m in inbox.wait_for(5)] == [ANNA] * 3 + ["bruno@example.test", ANNA]
 
 
 async def test_two_addresses_left_at_once_for_a_seat_one_wins(

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("robinson.web.mail")
 
 CONFIRM_EVERY = 60  # seconds: a seat's next confirmation e-mail, at the soonest
+# An address gets at most this many confirmation e-mails (unconfirmed) in ADDRESS_WINDOW
+# seconds, from every seat: a stranger's mailbox is not filled from many tables.
+CONFIRMS_PER_ADDRESS = 3
+ADDRESS_WINDOW = 3600
 DIGEST_EVERY = 86400  # seconds between two digests to one address
 DIGEST_CHECK = 3600  # seconds between two looks for digests due
 SMTP_TIMEOUT = 30.0  # seconds for one e-mail's whole conversation with the SMTP server
@@ -138,15 +142,15 @@ class MailChannel:
         confirm = secrets.token_urlsafe(18)
         unsubscribe = self.unsubscribe_code(table_id, seat, now)
         codes = (code_hash(confirm), code_hash(unsubscribe))
-        since = now - CONFIRM_EVERY * 1000
-        store = self.store
-        args = (table_id, seat, checked, language, now, codes, digest, since)
-        before = await asyncio.to_thread(store.leave_address, *args)
-        if before is not None:
-            wait = max(1, (before - since + 999) // 1000)
+        limits = (CONFIRM_EVERY * 1000, ADDRESS_WINDOW * 1000, CONFIRMS_PER_ADDRESS)
+        args = (table_id, seat, checked, language, now, codes, digest, limits)
+        next_chance = await asyncio.to_thread(self.store.leave_address, *args)
+        if next_chance is not None:
+            wait = max(1, (next_chance - now + 999) // 1000)
             raise ServiceError(
                 "rate_limited",
-                f"one confirmation e-mail a minute per seat; try again in {wait} s",
+                f"one confirmation e-mail a minute per seat, {CONFIRMS_PER_ADDRESS} an hour per "
+                f"address; try again in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
         # The pages' language is the address's; `lang` says it once the code is spent.

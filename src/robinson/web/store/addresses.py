@@ -57,6 +57,11 @@ def _address(row: object) -> Address:
     return Address(*row)  # type: ignore[misc]  # the columns of _COLUMNS, in order
 
 
+class _Refused(Exception):
+    def __init__(self, next_chance: int) -> None:
+        self.next_chance = next_chance
+
+
 class Addresses:
     engine: Engine
 
@@ -70,18 +75,21 @@ class Addresses:
         at: int,
         codes: tuple[str, str],
         digest: bool,
-        not_since: int,
+        limits: tuple[int, int, int],
     ) -> int | None:
         """Put `address` on the seat (replacing any other), unconfirmed; `codes`: the SHA-256 of
-        its confirmation and unsubscribe codes. If the seat asked for one after `not_since`,
-        nothing changes and that time is returned (too soon for another confirmation)."""
-        # Written first, read only on a refusal: a transaction that read before writing could
-        # not take SQLite's write lock after another's commit. The primary key refuses a row
-        # the DELETE left (asked too soon) and one a request at the same moment wrote.
+        its confirmation and unsubscribe codes. `limits` (seat_ms, address_ms, per_address): a
+        seat asks for one confirmation per `seat_ms`, and an address is sent at most
+        `per_address` per `address_ms` over every seat (nobody fills a stranger's mailbox from
+        many tables). Refused, nothing changes and the time of the next chance is returned."""
+        seat_ms, address_ms, per_address = limits
+        # Written first, read after: a transaction that read before writing could not take
+        # SQLite's write lock after another's commit. The primary key refuses a row the DELETE
+        # left (asked too soon) and one a request at the same moment wrote.
         where = and_(mail.c.table_id == table_id, mail.c.seat == seat)
         try:
             with self.engine.begin() as conn:
-                conn.execute(delete(mail).where(where, mail.c.created <= not_since))
+                conn.execute(delete(mail).where(where, mail.c.created <= at - seat_ms))
                 conn.execute(
                     insert(mail).values(
                         table_id=table_id,
@@ -94,12 +102,29 @@ class Addresses:
                         digest=int(digest),
                     )
                 )
+                recent = (
+                    conn.execute(
+                        select(mail.c.created)
+                        .where(
+                            mail.c.address == address,
+                            mail.c.confirm_sha256.is_not(None),
+                            mail.c.created > at - address_ms,
+                        )
+                        .order_by(mail.c.created.desc())
+                    )
+                    .scalars()
+                    .all()
+                )
+                if len(recent) > per_address:  # undone: the transaction rolls back
+                    raise _Refused(int(recent[per_address]) + address_ms)
+        except _Refused as refused:
+            return refused.next_chance
         except IntegrityError as e:
             if not is_duplicate(e):
                 raise
             with self.engine.connect() as conn:
                 before = conn.execute(select(mail.c.created).where(where)).scalar()
-            return at if before is None else int(before)
+            return at + seat_ms if before is None else int(before) + seat_ms
         return None
 
     @_guarded
