@@ -287,6 +287,7 @@ class Addresses:
                     tables.c.closed.is_(None),
                     games.c.over == 0,
                     games.c.to_move == mail.c.seat,
+                    seats.c.kind == "human",  # a seat handed to a bot is not waiting
                 )
             ).all()
             newest = conn.execute(
