@@ -90,6 +90,21 @@ def test_only_the_api_and_the_app_import_fastapi_or_starlette() -> None:
     assert users and all(u.startswith("api/") or u == "app.py" for u in users), users
 
 
+@pytest.mark.parametrize("path", _modules("notify"), ids=lambda p: p.name)
+def test_the_channels_use_the_store_and_notices_never_the_api(path: Path) -> None:
+    every = _imports(path, runtime_only=False)
+    web = {m for m in every if m.startswith(("robinson.web.", "robinson.web"))}
+    allowed = (
+        "robinson.web.store",
+        "robinson.web.protocol",
+        "robinson.web.service.notices",
+        "robinson.web.notify",
+        "robinson.web.settings",
+    )
+    assert all(m.startswith(allowed) or m == "robinson.web" for m in web), (path, web)
+    assert not _roots(every) & HTTP, path
+
+
 @pytest.mark.parametrize("path", _modules("protocol"), ids=lambda p: p.name)
 def test_the_protocol_is_the_wire_alone(path: Path) -> None:
     project = {m for m in _imports(path, runtime_only=False) if m.startswith("robinson")}

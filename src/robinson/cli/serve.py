@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import fields
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,6 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "an origin such as http://127.0.0.1:8123; repeatable (default: the browsers' own "
         "services: FCM, Mozilla, Windows, Apple)",
     )
+    _mail_options(p)
     from robinson.web.settings import Rates, tunables
 
     for f in tunables():  # every numeric option of the server, with its default and bound
@@ -143,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
             )
     from robinson.web.settings import Rates, Settings, tunables
 
+    try:
+        mail = _mail(args)
+    except ValueError as e:
+        print(f"robinson serve: {e}", file=sys.stderr)
+        return 2
     settings = Settings(
         database_url=url,
         redis_url=redis_url,
@@ -150,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
         vapid_key=args.vapid_key,
         vapid_subject=args.vapid_subject,
         push_services=tuple(args.push_service) if args.push_service else None,
+        mail=mail,
         rates=Rates(**{f.name: getattr(args, f"rate_{f.name}") for f in fields(Rates)}),
         **{f.name: getattr(args, f.name) for f in tunables()},
     )
@@ -174,6 +182,77 @@ def run(args: argparse.Namespace) -> int:
     )
     uvicorn.Server(config).run(sockets=sockets)
     return 0
+
+
+def _mail_options(p: argparse.ArgumentParser) -> None:
+    """E-mail (docs/notifications.md "E-mail"): nothing is sent unless --smtp-host is given."""
+    g = p.add_argument_group("e-mail", "notices and a daily digest by e-mail, to the addresses "
+                             "players leave and confirm; none without --smtp-host")  # fmt: skip
+    g.add_argument("--smtp-host", default=None, metavar="HOST", help="the SMTP server to send by")
+    g.add_argument(
+        "--smtp-port",
+        type=int,
+        default=None,
+        metavar="N",
+        help="its port (default: 465 with --smtp-security tls, 587 with starttls, 25 with none)",
+    )
+    g.add_argument(
+        "--smtp-security",
+        choices=("starttls", "tls", "none"),
+        default="starttls",
+        help="STARTTLS after connecting (default), TLS from the start, or none (a relay on "
+        "this machine only)",
+    )
+    g.add_argument("--smtp-user", default=None, metavar="NAME", help="log in with this name")
+    g.add_argument(
+        "--smtp-password-file",
+        default=None,
+        metavar="FILE",
+        help="the password for --smtp-user, read from this file (default: "
+        "$ROBINSON_SMTP_PASSWORD); never given on the command line itself",
+    )
+    g.add_argument(
+        "--mail-from", default=None, metavar="ADDRESS", help="the e-mails' sender address"
+    )
+    g.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the server's address as players reach it (e.g. https://robinson.example), for "
+        "the links in the e-mails",
+    )
+
+
+def _mail(args: argparse.Namespace) -> Any:
+    """The e-mail settings of the options (None without --smtp-host); ValueError says what is
+    missing or wrong."""
+    from robinson.web.settings import Mail
+
+    if args.smtp_host is None:
+        return None
+    from robinson.web.notify.letters import check_address, check_public_url
+
+    if not args.mail_from or check_address(args.mail_from) is None:
+        raise ValueError("--smtp-host needs --mail-from, an e-mail address to send from")
+    public = check_public_url(args.public_url or "")
+    if public is None:
+        raise ValueError("--smtp-host needs --public-url, e.g. https://robinson.example")
+    password = os.environ.get("ROBINSON_SMTP_PASSWORD") or None
+    if args.smtp_password_file is not None:
+        try:
+            with open(args.smtp_password_file, encoding="utf-8") as f:
+                password = f.read().strip()
+        except OSError as e:
+            raise ValueError(f"cannot read --smtp-password-file: {e.strerror}") from None
+    return Mail(
+        host=args.smtp_host,
+        sender=args.mail_from,
+        public_url=public,
+        port=args.smtp_port,
+        security=args.smtp_security,
+        user=args.smtp_user,
+        password=password,
+    )
 
 
 def _at_least(low: float | None, flag: str) -> Callable[[str], float]:

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from robinson.web import collector
-from robinson.web.api import caching, games, meta, odds, pages, push, seats, socket, tables
+from robinson.web.api import caching, games, mail, meta, odds, pages, push, seats, socket, tables
 from robinson.web.api.guard import HEADERS, Guard
 from robinson.web.api.ratelimit import Limiter
 from robinson.web.cluster import connect as connect_cluster
@@ -51,16 +51,28 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
             settings.push_services or PUSH_SERVICES,
         )
         app.state.push = pusher
-        service = GameService(store, settings, cluster, clock, dice, channels=[pusher])
+        # The notice channels, for the notifier (service/notices.py): Web Push always, e-mail
+        # when the server is given SMTP settings.
+        app.state.mail, app.state.channels = None, [pusher]
+        if settings.mail is not None:
+            from robinson.web.notify.mail import MailChannel
+
+            app.state.mail = MailChannel(settings.mail, store, clock, store.seeds.key)
+            app.state.channels.append(app.state.mail)
+        service = GameService(store, settings, cluster, clock, dice, channels=app.state.channels)
         app.state.service = service
         app.state.odds = OddsService(lane=service.lane)
         app.state.cluster = cluster
         await service.start()
+        if app.state.mail is not None:
+            app.state.mail.start()
         pacing = asyncio.create_task(collector.pace())  # the garbage collector, off the tail
         try:
             yield
         finally:
             pacing.cancel()
+            if app.state.mail is not None:
+                await app.state.mail.close()
             await service.stop()
             await pusher.close()
             app.state.odds.close()
@@ -78,6 +90,8 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
         redoc_url=None,
     )
     app.state.limiter = Limiter(settings.rates, settings.redis_url)
+    app.state.mail = None  # the e-mail channel (web/notify/mail.py), made at start if configured
+    app.state.channels = []  # every notice channel (service/notices.py `Channel`), the same
     sockets_open: Counter[str | None] = Counter()
     app.state.sockets_open = sockets_open  # open table sockets per client address
     app.state.sockets_per_address = settings.sockets_per_address
@@ -90,7 +104,7 @@ def create_app(settings: Settings, clock: Clock = SYSTEM_CLOCK, dice: Dice = FAI
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)
     app.add_middleware(Guard)
-    for module in (meta, tables, seats, push, games, odds, socket, pages):
+    for module in (meta, tables, seats, push, mail, games, odds, socket, pages):
         app.include_router(module.router)
     caching.install(app)  # gzip and ETags for the page, its files and its texts
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")

@@ -30,6 +30,23 @@ class Rates:
 
 
 @dataclass(frozen=True)
+class Mail:
+    """How the server sends e-mail (docs/notifications.md "E-mail"); without it, it sends none.
+    `robinson serve --smtp-host ...` makes one (cli/serve.py)."""
+
+    host: str
+    sender: str  # the From address
+    public_url: str  # the server's address as players reach it, for the links in the e-mails
+    port: int | None = None  # None: 465 with "tls", else 587 with "starttls", else 25
+    security: str = "starttls"  # "starttls", "tls" (implicit, port 465) or "none"
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)  # from a file or $ROBINSON_SMTP_PASSWORD
+
+    def smtp_port(self) -> int:
+        return self.port or {"tls": 465, "starttls": 587}.get(self.security, 25)
+
+
+@dataclass(frozen=True)
 class Settings:
     # None: $ROBINSON_DATABASE_URL, else a SQLite file in the user's data directory.
     database_url: str | None = None
@@ -88,6 +105,7 @@ class Settings:
         unit="N",
     )
     rates: Rates = field(default_factory=Rates)
+    mail: Mail | None = None  # None: no e-mail is sent (and leaving an address is `mail_off`)
 
 
 def tunables() -> list[Any]:

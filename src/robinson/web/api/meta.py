@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from robinson.bots import BOT_NAMES
 from robinson.engine import DECISION_TABLE, EDITIONS, RobinsonError, Ruleset
@@ -16,9 +16,10 @@ router = APIRouter(tags=["meta"], responses=ERRORS)
 
 
 @router.get("/api/meta", response_model=Meta)
-async def meta() -> dict[str, object]:
-    """What a table can be made of: editions, bots, languages, the limits on what is sent, and
-    the decisions (square, options, forward option) from the engine's table."""
+async def meta(request: Request) -> dict[str, object]:
+    """What a table can be made of: editions, bots, languages, the limits on what is sent, the
+    decisions (square, options, forward option) from the engine's table, and whether the server
+    sends e-mail."""
     return {
         "editions": [
             {"name": e.name, "fever": e.fever.value, "choices": e.choices.value}
@@ -28,6 +29,7 @@ async def meta() -> dict[str, object]:
         "languages": list(texts.LANGUAGES),
         "limits": limits.as_json(),
         "decisions": [d.to_json() for d in DECISION_TABLE],
+        "mail": request.app.state.mail is not None,
     }
 
 

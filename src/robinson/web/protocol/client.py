@@ -85,6 +85,13 @@ class PushOutIn(Strict):
     endpoint: str = Field(description="the endpoint of the subscription to forget")
 
 
+class EmailIn(Strict):
+    token: str = Field(description="the seat's secret")
+    address: str = Field(description="an e-mail address (docs/notifications.md, E-mail)")
+    language: str = Field(default="en", description="of the e-mails: lv, cs, ca or en")
+    digest: bool = Field(default=True, description="also a daily digest of the tables waiting")
+
+
 class BotIn(Strict):
     token: str
     bot: str

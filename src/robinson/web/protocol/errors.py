@@ -25,6 +25,8 @@ ErrorCode = Literal[
     "bad_seed",
     "bad_subscription",
     "seeds_fixed",
+    "bad_address",
+    "mail_off",
     "too_large",
     "storage_unavailable",
     "presence_unknown",
@@ -57,6 +59,8 @@ STATUS: dict[ErrorCode, int] = {
     "bad_seed": 400,  # a seat's dice seed that is not 16 to 32 bytes of hex (docs/fair-dice.md)
     "bad_subscription": 400,  # a push subscription that is not one, or at an unknown service
     "seeds_fixed": 409,  # a seat's seed after the first roll, or a second one for the seat
+    "bad_address": 400,  # not an e-mail address we send to (docs/notifications.md, E-mail)
+    "mail_off": 501,  # an address left on a server that sends no e-mail (no --smtp-host)
     "too_large": 413,  # the message is over the size limit
     "storage_unavailable": 503,  # the database failed; the move was not accepted, try again
     "presence_unknown": 503,  # who is connected cannot be known (Redis away): no hand-over

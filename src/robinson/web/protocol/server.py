@@ -61,6 +61,7 @@ class Meta(Out):
     languages: list[str]
     limits: Limits
     decisions: list[Decision]
+    mail: bool = Field(description="whether this server sends e-mail (docs/notifications.md)")
 
 
 class SeatCreated(Out):

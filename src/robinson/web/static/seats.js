@@ -2,6 +2,7 @@
 // with links and QR codes, presence dots, the clock's countdown, handing a seat to a bot (with
 // confirmation) and taking it back, and a seat's own link for another device.
 // table.js calls takeFragment() before it reads its tokens, decorateSeats() after each render.
+import { mailPanel } from "./mail.js";
 import { errorText, t, texts } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -278,6 +279,7 @@ function ownButtons(li, p, ctx) {
     } catch (e) { showProblem(e.message); }
   };
   li.append(other);
+  if (p.kind === "human") li.append(mailPanel(seats.table, p.seat, token));  // mail.js
 }
 
 // "Sign out my other devices": a new secret for this browser, the old one ends everywhere.

@@ -135,3 +135,24 @@ notices_sent = Table(
     Column("key", String(160), primary_key=True),
     Column("created", BigInteger, nullable=False, index=True),  # Unix ms
 )
+
+# An e-mail address left for a seat (issue 19, docs/notifications.md "E-mail"): never shown to
+# anyone. Codes are stored as SHA-256 only. Times are Unix ms.
+email_addresses = Table(
+    "email_addresses",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("address", String(254), nullable=False, index=True),  # lower case
+    Column("language", String(8), nullable=False),
+    Column("created", BigInteger, nullable=False),  # when its confirmation e-mail was asked for
+    Column("confirm_sha256", String(64), nullable=True, unique=True),  # NULL once confirmed
+    Column("confirmed", BigInteger, nullable=True),
+    Column("unsubscribe_sha256", String(64), nullable=False, unique=True),
+    Column("digest", Integer, nullable=False, server_default="1"),  # 1: wants the daily digest
+    Column("digested", BigInteger, nullable=True),  # the address's last digest (or confirmation)
+    Column("mailed_turn", BigInteger, nullable=True),  # the last "your turn" e-mail
+    Column("reminded", BigInteger, nullable=True),  # the last reminder e-mail...
+    Column("reminded_move", String(48), nullable=True),  # ...and its move ("game:version")
+    PrimaryKeyConstraint("table_id", "seat"),
+)

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, NoSuchModuleError
 
 from robinson.web.store import dice_seeds, schema
+from robinson.web.store.addresses import Addresses
 from robinson.web.store.dialects import (
     EXAMPLE_URLS,
     _guarded,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from robinson.web.store.writer import Writer
 
 
-class Store(Sweeps, Notices):
+class Store(Sweeps, Notices, Addresses):
     """The database. Raises `StoreUnavailable` with a readable reason if it cannot be opened."""
 
     def __init__(self, url: str, seeds: SeedBox | None = None) -> None:
