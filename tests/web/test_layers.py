@@ -91,7 +91,8 @@ def test_only_the_api_and_the_app_import_fastapi_or_starlette() -> None:
 
 
 @pytest.mark.parametrize("path", _modules("notify"), ids=lambda p: p.name)
-def test_the_channels_use_the_store_and_notices_never_the_api(path: Path) -> None:
+def test_the_channels_use_the_store_the_protocol_and_the_notices_alone(path: Path) -> None:
+    """(and the settings of their own, e.g. the SMTP server's)"""
     every = _imports(path, runtime_only=False)
     web = {m for m in every if m.startswith(("robinson.web.", "robinson.web"))}
     allowed = (
@@ -110,20 +111,6 @@ def test_the_protocol_is_the_wire_alone(path: Path) -> None:
     project = {m for m in _imports(path, runtime_only=False) if m.startswith("robinson")}
     assert all(m.startswith(("robinson.engine", "robinson.web.protocol")) for m in project)
     assert not _roots(_imports(path, runtime_only=False)) & OUTSIDE
-
-
-@pytest.mark.parametrize("path", _modules("notify"), ids=lambda p: p.name)
-def test_the_channels_use_the_store_the_protocol_and_the_notices_alone(path: Path) -> None:
-    every = _imports(path, runtime_only=False)
-    web = {m for m in every if m.startswith("robinson.web")}
-    allowed = (
-        "robinson.web.store",
-        "robinson.web.protocol",
-        "robinson.web.service.notices",
-        "robinson.web.notify",
-    )
-    assert all(m.startswith(allowed) for m in web), (path, web - set(allowed))
-    assert not _roots(every) & HTTP, path
 
 
 def test_the_service_never_imports_a_channel() -> None:

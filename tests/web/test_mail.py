@@ -245,7 +245,10 @@ async def test_the_digest_lists_the_tables_waiting_for_the_seat_least_time_first
     clock.shift = -2 * DAY_MS  # confirmed two days ago (the tables' clocks did not run)
     for t in (no_clock, day, hour, bruno_to_move):
         await _confirmed(channel, inbox, t, lang="ca")
+    came = inbox.count()
     await channel.leave(unconfirmed["table"], 0, "Anna", ANNA, "ca", True)
+    await channel.drain()
+    inbox.wait_for(came + 1)  # its confirmation has come (the SMTP server may be a bit behind)
     await _confirmed(channel, inbox, day, seat=1, address="bruno@example.test")  # Anna's move
     await channel.drain()
     before = inbox.count()

@@ -160,11 +160,15 @@ class Notifier:
         seen_game, count = self._notes.get(table.id, (game.id, len(game.notes)))
         start = count if seen_game == game.id else 0
         self._notes[table.id] = (game.id, len(game.notes))
-        for note in game.notes[start:]:
+        new = game.notes[start:]
+        # The claim that ends a waiting room starts the game: the mover is told his turn, and
+        # the others need no word that somebody came (waiting.py).
+        starts = any(n.kind == "started" for n in new)
+        for note in new:
             seat = note.data.get("seat")
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
                 continue
-            if note.kind == "claimed":
+            if note.kind == "claimed" and not starts:
                 facts: dict[str, str | int] = {"name": table.seats[seat].name}
                 for row in table.seats:
                     if row.kind == "human" and row.seat != seat:
