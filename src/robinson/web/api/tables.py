@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from robinson.web.api import ERRORS, Service, language, rate
-from robinson.web.protocol.client import BotIn, HostIn, TableIn, TokenIn
-from robinson.web.protocol.server import NewGame, Ok, Seat, TableCreated, TableView
+from robinson.web.protocol.client import BotIn, HostIn, TableIn, TokenIn, VacationIn
+from robinson.web.protocol.server import NewGame, Ok, Seat, TableCreated, TableView, Vacation
 from robinson.web.service import SeatSpec, views
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
@@ -21,7 +21,13 @@ async def create_table(body: TableIn, service: Service) -> dict[str, Any]:
     ruleset = {k: getattr(body, k) for k in ("edition", "start_tokens", "stake", "share")}
     seats = [SeatSpec(s.name, s.kind, s.bot) for s in body.seats]
     return await service.create_table(
-        seats, ruleset, body.first, body.language, body.move_seconds, body.wait_for
+        seats,
+        ruleset,
+        body.first,
+        body.language,
+        body.move_seconds,
+        body.wait_for,
+        body.vacation_days,
     )
 
 
@@ -55,6 +61,15 @@ async def take_back(table_id: str, seat: int, body: TokenIn, service: Service) -
     """The seat's own token takes it back from the bot."""
     await service.take_back(table_id, body.token, seat)
     return {"ok": True}
+
+
+@router.post("/{table_id}/seats/{seat}/vacation", response_model=Vacation, dependencies=[ACTING])
+async def take_vacation(
+    table_id: str, seat: int, body: VacationIn, service: Service
+) -> dict[str, Any]:
+    """The seat's owner pauses its clock for whole days (a table's `vacation_days` a game)."""
+    until = await service.take_vacation(table_id, body.token, seat, body.days)
+    return {"ok": True, "until": views.utc(until)}
 
 
 @router.post("/{table_id}/start", response_model=Ok, dependencies=[ACTING])

@@ -40,12 +40,22 @@ class TableIn(Strict):
         default=None, description="the clock: seconds per move (5 to 604800); null: no clock"
     )
     seats: list[SeatIn] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
+    vacation_days: StrictInt | None = Field(
+        default=None,
+        description="days each seat may pause its own clock in a game, 0 to 30 (default: 3 for "
+        "a clock of a day or more a move, else 0)",
+    )
     wait_for: list[StrictInt] = Field(
         default_factory=list,
         max_length=MAX_SEATS,
         description="human seats whose invites go to friends: no move is made until each is "
         "claimed or the host starts the game (a waiting room); empty: play at once",
     )
+
+
+class VacationIn(Strict):
+    token: str
+    days: StrictInt = Field(description="whole days to pause the seat's clock")
 
 
 class ActIn(Strict):

@@ -83,6 +83,7 @@ class TableCreated(Out):
     host: str = Field(description="the host's secret: shows the invites, re-invites seats")
     host_link: str = Field(description="/t/{table}#h:{host}")
     move_seconds: MoveSeconds
+    vacation_days: int = Field(description="days each seat may pause its clock in a game")
     seats: list[SeatCreated]
 
 
@@ -108,6 +109,10 @@ class _Presence(Out):
     absent: bool = Field(description="away long enough for others to hand it to a bot")
     timeouts: int = Field(description="timed-out moves in a row")
     claimed: bool = Field(description="its invite was used (or it never had one: a bot)")
+    vacation_until: str | None = Field(
+        description="UTC time the seat's vacation ends, while it is on one (its clock waits)"
+    )
+    vacation_left: int = Field(description="days of vacation the seat may still take this game")
     wins: int = Field(
         description="games of this table won by the seat so far, this one once it is over"
     )
@@ -175,6 +180,7 @@ class GameView(Out):
     )
     payout: list[PayoutStep]
     move_seconds: MoveSeconds
+    vacation_days: int = Field(description="days each seat may pause its clock in a game")
     absent_after: float = Field(description="seconds without a connection to be absent")
     clock: Clock | None
     watching: int = Field(description="spectators following the table (sockets with no seat)")
@@ -237,6 +243,10 @@ class Version(Out):
 
 class Ok(Out):
     ok: Literal[True]
+
+
+class Vacation(Ok):
+    until: str = Field(description="UTC time the seat's vacation ends (its clock waits till then)")
 
 
 class PushKey(Out):

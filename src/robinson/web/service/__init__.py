@@ -189,8 +189,18 @@ class GameService:
         language: str = "en",
         move_seconds: int | None = None,
         wait_for: Sequence[int] = (),
+        vacation_days: int | None = None,
     ) -> dict[str, Any]:
-        made = new_table(self.clock, self.moves.dice, seats, ruleset, first, language, move_seconds)
+        made = new_table(
+            self.clock,
+            self.moves.dice,
+            seats,
+            ruleset,
+            first,
+            language,
+            move_seconds,
+            vacation_days,
+        )
         waiting = waiting_note(made.table.seats, wait_for)
         state = new_game(len(seats), made.rules, first)
         await asyncio.to_thread(self.store.create_table, made.table, made.game, to_text(state))
@@ -280,6 +290,9 @@ class GameService:
 
     async def start_game(self, table_id: str, host: object) -> None:
         await self.seats.start(table_id, host)
+
+    async def take_vacation(self, table_id: str, token: object, seat: object, days: object) -> int:
+        return await self.seats.vacation(table_id, token, seat, days)
 
     async def invites(
         self, table_id: str, host: object, origin: str, client: str | None = None

@@ -18,6 +18,7 @@ from robinson.web.protocol.limits import MAX_SEATS, MIN_SEATS, MOVE_SECONDS
 from robinson.web.service import invites, names, texts
 from robinson.web.service.clock import Clock, Dice
 from robinson.web.service.live import token_hash
+from robinson.web.service.vacation import allowance
 from robinson.web.store.rows import GameRow, SeatRow, TableRow
 
 
@@ -79,6 +80,7 @@ def new_table(
     first: int = 0,
     language: str = "en",
     move_seconds: int | None = None,
+    vacation_days: int | None = None,
 ) -> NewTable:
     """The rows of a new table, or `bad_request` saying what was expected."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -102,6 +104,7 @@ def new_table(
         raise ServiceError(
             "bad_request", f"move_seconds is null (no clock) or {low} to {high} seconds"
         )
+    vacation = allowance(move_seconds, vacation_days)
     table_id = new_id()
     host = secrets.token_urlsafe(24)
     rows, tokens, codes = [], [], []
@@ -127,6 +130,7 @@ def new_table(
     table = TableRow(
         table_id, language, clock.now_ms() // 1000, None, rows, token_hash(host), move_seconds
     )
+    table = replace(table, vacation_days=vacation)
     game = new_game_row(
         clock,
         dice,
@@ -145,6 +149,7 @@ def new_table(
         "host": host,
         "host_link": f"/t/{table_id}#{invites.HOST_PREFIX}{host}",
         "move_seconds": move_seconds,
+        "vacation_days": vacation,
         "seats": [
             {
                 "seat": r.seat,

@@ -195,6 +195,7 @@ class LiveTable:
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
     host_sha256: str | None = None
     move_seconds: int | None = None
+    vacation_days: int = 0  # days each seat may pause its own clock in a game (vacation.py)
     # Seconds without a connection after which others may hand a seat to a bot.
     absent_after: float = 60.0
     # When this process took the table up (Unix ms): absence is counted from no earlier than
@@ -234,6 +235,7 @@ class LiveTable:
             clock,
             host_sha256=table.host_sha256,
             move_seconds=table.move_seconds,
+            vacation_days=table.vacation_days,
             absent_after=absent_after,
             loaded_at=clock.now_ms(),
             created=table.created * 1000,
@@ -307,6 +309,24 @@ class LiveTable:
             if note.kind == "waiting":
                 waiting = [s for s in note.data.get("seats", []) if 0 <= s < len(self.seats)]
         return [s for s in waiting if self.seats[s].invite_sha256 is not None]
+
+    def vacation_until(self, seat: int) -> int:
+        """Unix ms the seat's vacation in this game ends (0: none taken)."""
+        ends = [
+            int(n.data["until"])
+            for n in self.game.notes
+            if n.kind == "vacation" and n.data.get("seat") == seat
+        ]
+        return max(ends, default=0)
+
+    def vacation_left(self, seat: int) -> int:
+        """Days of vacation the seat may still take in this game."""
+        taken = sum(
+            int(n.data["days"])
+            for n in self.game.notes
+            if n.kind == "vacation" and n.data.get("seat") == seat
+        )
+        return max(0, self.vacation_days - taken)
 
     def watching(self) -> int:
         """Connections here that hold no seat: the spectators. All of a table's sockets reach

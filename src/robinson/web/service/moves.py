@@ -154,7 +154,11 @@ class Moves:
         if table.move_seconds is None or to_move is None or state.over:
             return None
         kind = next((r.kind for r in seats if r.seat == to_move), table.seats[to_move].kind)
-        return self.clock.now_ms() + table.move_seconds * 1000 if kind == "human" else None
+        if kind != "human":
+            return None
+        # a seat on vacation (vacation.py): its clock starts when the vacation ends
+        start = max(self.clock.now_ms(), table.vacation_until(to_move))
+        return start + table.move_seconds * 1000
 
     async def commit(
         self,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robinson import fairdice
 from robinson.bots import BOT_NAMES
 from robinson.web.protocol.errors import ServiceError
-from robinson.web.service import invites, waiting
+from robinson.web.service import invites, vacation, waiting
 from robinson.web.service.clock import Clock
 from robinson.web.service.lane import Lane
 from robinson.web.service.live import TIMEOUT_LIMIT, LiveTable, token_hash
@@ -240,6 +240,18 @@ class Seats:
             note = Note(table.game.version, "started", {"host": True})
             deadline = waiting.first_deadline(table, self.clock.now_ms())
             await self.moves.change_seats(table, (), (note,), deadline)
+
+    async def vacation(self, table_id: str, token: object, seat: object, days: object) -> int:
+        """The seat's own token pauses its clock for `days` (vacation.py); returns when the
+        vacation ends (Unix ms)."""
+        table = await self.tables.get(table_id)
+        index = self.seat_index(table, seat)
+        if self.tables.authenticate(table, token) != index:
+            raise ServiceError("bad_token", "only the seat's own secret may take its vacation")
+        async with table.lock:
+            note, deadline = vacation.taking(table, index, days, self.clock.now_ms())
+            await self.moves.change_seats(table, (), (note,), deadline)
+            return int(note.data["until"])
 
     async def invites(
         self, table_id: str, host: object, origin: str, client: str | None = None

@@ -149,6 +149,8 @@ def note(lang: str, item: Any, names: Sequence[str]) -> str:
     if kind == "reinvited" and "away" in data:
         away = duration(lang, int(data.get("away") or 0))
         return t.format("seat.reinvited_away", away=away, **fields)
+    if kind == "vacation":
+        return t.nformat("seat.vacation", int(data.get("days") or 0), **fields)
     if kind == "waiting":
         awaited = ", ".join(names[s] for s in data.get("seats", []) if 0 <= s < len(names))
         return t.format("seat.waiting", names=awaited)

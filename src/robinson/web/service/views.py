@@ -84,6 +84,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
         "dice_seeds": game.dice_seeds(),
         "payout": payout_steps(lang, game.final_events or [], names),
         "move_seconds": table.move_seconds,
+        "vacation_days": table.vacation_days,
         "absent_after": table.absent_after,
         "clock": clock,
         "watching": table.watching(),
@@ -98,6 +99,8 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
                 "absent": table.absent(i, now),
                 "timeouts": seat.timeouts,
                 "claimed": seat.invite_sha256 is None,
+                "vacation_until": utc(away) if (away := table.vacation_until(i)) > now else None,
+                "vacation_left": table.vacation_left(i),
                 "wins": wins[i],
                 **player,
             }

@@ -3,6 +3,7 @@
 // confirmation) and taking it back, and a seat's own link for another device.
 // table.js calls takeFragment() before it reads its tokens, decorateSeats() after each render.
 import { mailPanel } from "./mail.js";
+import { vacationNote, vacationPanel } from "./vacation.js";
 import { errorText, t, texts } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -223,6 +224,8 @@ export function decorateSeats(game, ctx) {
     if (p.kind === "human" && !p.present && p.away_since && !game.over) {  // since when
       (li.querySelector(".name") || li.firstChild).after(" ", make("span", "", { class: "away", "data-away-since": p.away_since }));
     }
+    const away = vacationNote(p);  // "on vacation until …", for everyone to see
+    if (away) li.append(" ", away);
     if (game.clock && game.clock.seat === p.seat) li.append(" ", make("span", "", { class: "countdown", "data-clock": p.seat }));
     if (game.over) continue;
     if (ctx.you.includes(p.seat) && ctx.seatTokens[p.seat]) ownButtons(li, p, ctx);
@@ -280,6 +283,8 @@ function ownButtons(li, p, ctx) {
   };
   li.append(other);
   if (p.kind === "human") li.append(mailPanel(seats.table, p.seat, token));  // mail.js
+  const pause = p.kind === "human" ? vacationPanel(seats.table, p, token) : null;  // vacation.js
+  if (pause) li.append(pause);
 }
 
 // "Sign out my other devices": a new secret for this browser, the old one ends everywhere.

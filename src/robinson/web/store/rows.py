@@ -67,6 +67,7 @@ class TableRow:
     host_sha256: str | None = None
     move_seconds: int | None = None
     closed: int | None = None
+    vacation_days: int = 0  # days each seat may pause its own clock in a game
     # The table's finished games, in order: (game id, its last position in the engine's text
     # form), for the series' score of a rematch. Read by `load_table`; empty for a new table.
     finished: tuple[tuple[str, str], ...] = ()

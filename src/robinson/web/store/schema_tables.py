@@ -29,6 +29,7 @@ tables = Table(
     # The host (the table's creator): SHA-256 of the host's secret, which shows the invites.
     Column("host_sha256", String(64), nullable=True),
     Column("move_seconds", Integer, nullable=True),  # the clock: seconds per move, None = none
+    Column("vacation_days", Integer, nullable=True),  # days a seat may pause its clock a game
     Column("closed", BigInteger, nullable=True),  # Unix seconds it was closed unfinished
 )
 

@@ -104,6 +104,7 @@ class Store(Sweeps, Notices, Addresses):
                     current_game=None,
                     host_sha256=table.host_sha256,
                     move_seconds=table.move_seconds,
+                    vacation_days=table.vacation_days,
                 )
             )
             conn.execute(
@@ -300,6 +301,7 @@ class Store(Sweeps, Notices, Addresses):
             ],
             host_sha256=row.host_sha256,
             move_seconds=row.move_seconds,
+            vacation_days=row.vacation_days or 0,
             closed=row.closed,
             finished=tuple((g.id, g.summary) for g in finished),
         )
