@@ -692,6 +692,55 @@ def test_the_standings_follow_the_rules_ranking_with_the_change_since_the_start(
         page.close()
 
 
+IN_SIGHT = (
+    "(n) => { const r = document.querySelector(`#board [data-square='${n}']`)"
+    ".getBoundingClientRect(); const bar = document.querySelector('#dock')"
+    ".getBoundingClientRect().top; return r.top >= 0 && r.bottom <= bar; }"
+)
+
+
+def test_on_a_phone_the_board_follows_the_pawn_that_moves(server: Server, browser: Browser) -> None:
+    """Issue 18: the board never scrolled to the pawn that moves. A spectator on a phone sees
+    each move's square scrolled into sight above the bar."""
+    from tests.web.conftest import forward
+    from tests.web.test_api import _act
+
+    def move(t: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        game = server.get(f"/api/tables/{t['table']}").json()["game"]
+        r = _act(server, t, game["to_move"], game["version"], forward(game["legal"]))
+        assert r.status_code == 200, r.text
+        return game["to_move"], server.get(f"/api/tables/{t['table']}").json()["game"]
+
+    for _ in range(10):  # both pawns past 24: their moves end below the first screen
+        t = server.create([{"name": "Anna"}, {"name": "Bruno"}], edition="classic")
+        game = server.get(f"/api/tables/{t['table']}").json()["game"]
+        while not game["over"] and min(p["position"] for p in game["players"]) < 25:
+            _, game = move(t)
+        if not game["over"]:
+            break
+    context = browser.new_context(viewport=SIZES["phone"])
+    page = context.new_page()
+    problems = watch(page)
+    try:
+        page.goto(server.base + t["spectator"])
+        page.wait_for_selector("#turn[data-state]")
+        page.evaluate("window.scrollTo(0, 0)")  # the page shows the top of the board
+        seen = 0
+        for _ in range(12):
+            mover, after = move(t)
+            square = after["players"][mover]["position"]
+            page.locator(f"#actions[data-version='{after['version']}']").wait_for(state="attached")
+            if square >= 25 and after["players"][mover]["alive"] and not after["over"]:
+                page.wait_for_function(IN_SIGHT, arg=square)
+                seen += 1
+            if after["over"]:
+                break
+            page.evaluate("window.scrollTo(0, 0)")
+        assert seen >= 1 and problems == []
+    finally:
+        context.close()
+
+
 def test_on_a_phone_your_turn_brings_your_pawn_into_sight_above_the_bar(
     server: Server, browser: Browser
 ) -> None:

@@ -219,14 +219,24 @@ async function playMove(events, before, game) {
   for (const e of events) {
     if (e.kind === "rolled") { play("die"); await showDie(e.face); }
   }
+  followPawn(events);
   drawPawns($("board"), game.players, game.over ? null : game.to_move);
   await walkPawns($("board"), events, before);
   if (events.some((e) => e.kind === "moved")) play("land");
 }
 
+// On a phone the board is taller than the screen: the square a pawn walks to is scrolled
+// into sight (between the top and the bar) if it is not, so the move is seen where it ends.
+function followPawn(events) {
+  if (!window.matchMedia("(max-width: 760px)").matches) return;
+  const last = [...events].reverse().find((e) => e.kind === "moved");
+  if (last) bringIntoView(last.end);
+}
+
 // What follows the words: the parrot, the tokens flying. Without `played` (no motion, or a
 // page catching up) the die and the pawns are set at once.
 function animate(events, before, played) {
+  if (!played) followPawn(events);
   for (const e of events) {
     if (e.kind === "rolled" && !played) showDie(e.face, false);
     if (e.kind === "chorus") parrotMoment($("parrot"));  // square 17: every viewer gets the parrot
