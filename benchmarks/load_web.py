@@ -259,7 +259,9 @@ def started_cluster(size: int) -> Iterator[tuple[Any, Callable[[], dict[str, int
 
         folder = tempfile.mkdtemp()
         try:
-            c = Cluster(Path(folder), url, size=size)  # stops what it started if it fails
+            # one load client holds every socket: lift the cap per address
+            lifted = ("--sockets-per-address", "1000000")
+            c = Cluster(Path(folder), url, size=size, extra=lifted)  # stops what it started
             r = redis.Redis.from_url(c.redis.url)
             try:
                 yield c, counters, r
@@ -358,6 +360,8 @@ def main() -> int:
         "100000000/minute",
         "--rate-sockets",
         "1000000/minute",
+        "--sockets-per-address",
+        "1000000",
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env={**os.environ})
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

@@ -13,6 +13,7 @@ from typing import Any
 
 GENEROUS = ["--rate-tables", "1000000/minute", "--rate-actions", "100000000/minute"]
 GENEROUS += ["--rate-sockets", "1000000/minute", "--rate-reads", "1000000/minute"]
+GENEROUS += ["--sockets-per-address", "1000000"]  # one load client holds every socket
 
 
 def free_port() -> int:

@@ -57,26 +57,29 @@ def test_what_is_alive_is_frozen_and_a_full_collection_frees_cycles_among_it(
         gc.enable()
 
 
-def test_garbage_growing_among_the_frozen_is_collected_before_full_every(
+def test_sockets_closed_by_the_thousand_bring_the_full_collection_early(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Sockets opened and closed by the thousand leave cycles among the frozen (issue 22:
-    memory returned after close): when the frozen objects grew by GROWTH (and SLACK), the full
-    collection comes at once, not FULL_EVERY later."""
+    """Closed sockets leave cycles among the frozen (issue 22: memory returned after close):
+    after CLOSED_LIMIT closes the full collection comes at once, not FULL_EVERY later."""
     monkeypatch.setattr(collector, "FREEZE_EVERY", 0.01)
     monkeypatch.setattr(collector, "FULL_EVERY", 3600.0)
-    monkeypatch.setattr(collector, "SLACK", 1000)
+    monkeypatch.setattr(collector, "CLOSED_LIMIT", 3)
+    monkeypatch.setattr(collector, "_closed", 0)
 
     async def scenario() -> None:
         task = asyncio.create_task(collector.pace())
         await asyncio.sleep(0.03)
-        few = [cycle() for _ in range(10)]  # a little garbage: it waits for FULL_EVERY
+        gone = cycle()  # a closed socket's cycle, say
         await asyncio.sleep(0.05)
-        assert all(ref() is not None for ref in few)
-        base = gc.get_freeze_count()
-        many = [cycle() for _ in range(int(base * (collector.GROWTH - 1)) + 2000)]
-        await asyncio.sleep(0.1)
-        assert all(ref() is None for ref in many + few)  # collected for the growth
+        collector.closed()
+        collector.closed()
+        await asyncio.sleep(0.05)
+        assert gone() is not None  # two closes: it waits
+        collector.closed()
+        await asyncio.sleep(0.05)
+        assert gone() is None  # the third brought the full collection
+        assert collector._closed == 0
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 

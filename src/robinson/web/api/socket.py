@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from robinson.web import collector
 from robinson.web.api import language
 from robinson.web.api.guard import check_json
 from robinson.web.api.ratelimit import Limiter
@@ -73,6 +74,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         opened[address] -= 1
         if opened[address] <= 0:
             del opened[address]
+        collector.closed()  # its cycles are collected within the next CLOSED_LIMIT closes
 
 
 class QuietDenials(logging.Filter):
