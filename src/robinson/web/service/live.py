@@ -92,6 +92,11 @@ class LiveGame:
     notes: list[Note] = field(default_factory=list)  # seat changes and timeouts, in order
     # The seats' seeds are the stored ones, final (read after the first roll fixed them).
     seeds_final: bool = False
+    # `dice_seeds` after the first roll, for the seeds it was made of: each seat's HMAC once,
+    # not in every view (a profile found three HMACs a move).
+    _seeds_shown: tuple[tuple[tuple[int, str], ...], list[dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
@@ -132,7 +137,11 @@ class LiveGame:
         if self.rolls == 0:
             given = sorted(self.row.seeds.items())
             return [{"seat": s, "seed": h, "by": fairdice.BY_PLAYER} for s, h in given]
-        return [e.to_json() for e in self.dice_entries()]
+        fixed = tuple(sorted(self.row.seeds.items()))
+        shown = self._seeds_shown
+        if shown is None or shown[0] != fixed:
+            shown = self._seeds_shown = (fixed, [e.to_json() for e in self.dice_entries()])
+        return shown[1]
 
     def dice_entries(self) -> list[fairdice.Entry]:
         seed = bytes.fromhex(self.row.seed)
