@@ -236,7 +236,11 @@ def test_a_table_for_friends_waits_until_the_guest_has_taken_the_seat(
         host.click("#play-friends")
         host.wait_for_selector("#invites [data-invite='1'] input")
         link = host.locator("#invites [data-invite='1'] input").input_value()
-        assert host.locator("#turn").inner_text() == "Waiting for Bruno to take their seats."
+        assert (
+            host.locator("#turn").inner_text()
+            == "Waiting for Bruno: the game begins when they come."
+        )
+        assert host.locator("#prompt").inner_text() == ""  # no "Roll the die." yet
         assert "invite sent – not here yet" in host.locator("[data-player='1']").inner_text()
         assert host.locator("#start-now").is_visible()
         assert host.locator("[data-move]").count() == 0  # no roll while the table waits

@@ -319,7 +319,7 @@ function render(game) {
   renderInForce(game);
   renderDice(game, view());
   const asked = !game.over && game.to_move === ownSeat() && game.players[game.to_move].kind === "human";
-  $("prompt").textContent = asked && game.prompt_you ? game.prompt_you : game.prompt;
+  $("prompt").textContent = awaiting(game) ? "" : asked && game.prompt_you ? game.prompt_you : game.prompt;
   const actions = $("actions");
   const hadFocus = actions.contains(document.activeElement);
   actions.replaceChildren();
