@@ -29,6 +29,7 @@ def test_another_device_takes_the_seat_once_and_revokes_the_rest(
         problems = watch(laptop)
         laptop.goto(f"{server.base}/t/{table}#{anna}")
         laptop.wait_for_selector("[data-player='0'] .you")
+        laptop.click("[data-seat-menu='0'] > summary")  # the seat's menu
         laptop.click("[data-player='0'] details.device summary")
         link = laptop.locator("[data-device='0'] input").input_value()
         assert "#i:" in link and anna not in link
@@ -41,6 +42,7 @@ def test_another_device_takes_the_seat_once_and_revokes_the_rest(
         assert _error(server, table, anna) == "bad_token"
         stored = f"JSON.parse(localStorage.getItem('robinson.tokens.{table}'))"
         taken = phone.evaluate(stored)
+        phone.click("[data-seat-menu='0'] > summary")
         phone.click("[data-player='0'] details.device summary")
         phone.click("[data-revoke='0']")
         phone.wait_for_function(f"{stored}.length === 1 && {stored}[0] !== '{taken[0]}'")

@@ -31,6 +31,7 @@ def _open(browser: Browser, server: Server, lang: str) -> tuple[BrowserContext, 
     page = context.new_page()
     page.goto(f"{server.base}/t/{t['table']}#{t['seats'][0]['token']}")
     page.wait_for_selector("[data-player='0'] .you")
+    page.click("[data-seat-menu='0'] > summary")  # the seat's menu
     page.click("[data-email='0'] summary")
     return context, page
 

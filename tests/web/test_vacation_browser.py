@@ -29,6 +29,7 @@ def test_a_seat_pauses_its_clock_and_the_other_sees_it(server: Server, browser: 
         bruno.goto(server.base + t["seats"][1]["link"])
         anna.wait_for_selector("[data-move='roll']")
         before = server.get(f"/api/tables/{t['table']}").json()["game"]["clock"]["deadline"]
+        anna.click("[data-seat-menu='0'] > summary")  # the seat's menu
         take = anna.locator("[data-vacation-take='0']")
         take.locator("summary").click()
         assert take.locator("option").all_inner_texts() == ["1 day", "2 days", "3 days"]

@@ -257,13 +257,24 @@ function handButton(li, p, go) {
   return b;
 }
 
+// The seat's own admin (issue 18: the side column was crowded): one menu per seat, open or
+// shut as the player left it across redraws. Taking a seat back from the bot stays in sight.
+const menuOpen = new Set();
+
 function ownButtons(li, p, ctx) {
   const token = ctx.seatTokens[p.seat];
   if (p.kind === "bot") {
     const b = make("button", t("web.take_back"), { type: "button", "data-take-back": p.seat });
     b.onclick = () => ctx.send({ type: "take_back", seat: p.seat, token });
     li.append(b);
-  } else {
+  }
+  const menu = make("details", null, { class: "seat-menu", "data-seat-menu": p.seat });
+  menu.open = menuOpen.has(p.seat);
+  menu.ontoggle = () => { if (menu.open) menuOpen.add(p.seat); else menuOpen.delete(p.seat); };
+  menu.append(make("summary", ctx.you.length > 1 ? t("web.seat_menu_of", { name: p.name }) : t("web.seat_menu")));
+  li.append(menu);
+  li = menu;  // what follows goes in the menu
+  if (p.kind !== "bot") {
     // Hot-seat (several seats here): the button names the seat; else "for me".
     const label = ctx.you.length > 1 ? t("web.hand_seat", { name: p.name }) : t("web.hand_mine");
     const b = make("button", label, { type: "button", "data-hand-mine": p.seat });
