@@ -1,8 +1,8 @@
 """The e-mail channel (web/notify/mail.py, docs/notifications.md "E-mail") against a real SMTP
 server (aiosmtpd on 127.0.0.1) and a real store, in process on the fake clock: the
 confirmation first and nothing before it, notices to a confirmed address in its language with
-both parts, one turn e-mail per absence, the daily digest, and the one-click removal. The
-notifier is not here yet: the tests hand the channel its notices as the notifier will."""
+both parts, one turn e-mail per absence, the daily digest, and the one-click removal. The tests
+hand the channel its notices as the notifier does (test_mail_turns.py: the notifier itself)."""
 
 from __future__ import annotations
 
