@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -28,6 +29,7 @@ from robinson.analysis.odds.history import Chart
 from robinson.engine import GameRecord, RobinsonError, Ruleset, State
 from robinson.web.protocol.errors import ServiceError
 from robinson.web.service.lane import Lane
+from robinson.web.service.orphans import exit_with_parent
 
 log = logging.getLogger("robinson.web")
 
@@ -185,7 +187,11 @@ class OddsService:
             # spawn, not fork: the server has threads; one task per process gives the solve's
             # memory back as soon as it is done.
             self._pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                max_tasks_per_child=1,
+                initializer=exit_with_parent,  # no worker outlives a server that died
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -14,18 +14,22 @@ import asyncio
 import logging
 import multiprocessing
 import multiprocessing.process
+import os
 
 from robinson.engine import Ruleset, State
+from robinson.web.service.orphans import exit_with_parent
 
 log = logging.getLogger("robinson.web")
 
 EXACT_MAX_PLAYERS = 4  # the exact solution's reach (analysis.exact.game); beyond it: eager
 
 
-def _solve_to_disk(edition: str, players: int) -> None:
-    """In the worker process: solve and write the decision tables to the disk cache."""
+def _solve_to_disk(edition: str, players: int, parent: int) -> None:
+    """In the worker process: solve and write the decision tables to the disk cache (and end
+    with the server, should it die meanwhile)."""
     from robinson.analysis.exact.optimal import OptimalPolicy
 
+    exit_with_parent(parent)
     OptimalPolicy(Ruleset(edition=edition), players)
 
 
@@ -70,7 +74,7 @@ class OptimalSolver:
         # A process of its own per solve (spawn, not fork: the server has threads): its memory
         # goes back to the system when it ends, and `close` can stop it at once.
         worker = multiprocessing.get_context("spawn").Process(
-            target=_solve_to_disk, args=(edition, players), daemon=True
+            target=_solve_to_disk, args=(edition, players, os.getpid()), daemon=True
         )
         worker.start()
         self._worker = worker
