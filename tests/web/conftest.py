@@ -135,6 +135,23 @@ def listening_port(pid: int) -> int | None:
     return None
 
 
+def _read_to_end(pipe: Any, seconds: float) -> str:
+    """A stopped server's output: up to its end, or what came within `seconds` should a
+    process it started still hold the pipe (web/service/orphans.py ends those; never hang)."""
+    os.set_blocking(pipe.fileno(), False)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        chunk = pipe.read()
+        if chunk == b"":
+            break  # the end
+        if chunk:
+            chunks.append(chunk)
+        else:
+            time.sleep(0.05)  # nothing yet (None: it would block)
+    return b"".join(chunks).decode(errors="replace")
+
+
 class Server:
     """`robinson serve` in a child process, startable again on the same database."""
 
@@ -208,7 +225,7 @@ class Server:
         if self.proc is not None:
             stop_process(self.proc)
             if self.proc.stdout is not None:
-                self.output = self.proc.stdout.read().decode(errors="replace")
+                self.output = _read_to_end(self.proc.stdout, 15.0)
             self.proc = None
 
     def post(self, path: str, body: Any) -> httpx.Response:
