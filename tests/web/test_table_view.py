@@ -800,3 +800,33 @@ def test_the_rules_page_has_play_now(server: Server, browser: Browser) -> None:
         assert problems == []
     finally:
         context.close()
+
+
+def test_a_players_first_game_shows_the_quick_start_until_got_it(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 18 "Rules and help": the rules' five lines as a hint in a first game."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], language="lv")
+    ui = server.get("/api/i18n/lv").json()["ui"]
+    context = browser.new_context(locale="lv-LV")
+    try:
+        page = context.new_page()
+        problems = watch(page)
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        hints = page.locator("#hints")
+        assert hints.is_visible()
+        assert hints.locator("li").all_inner_texts() == [ui[f"web.quick.{i}"] for i in range(1, 6)]
+        hints.locator("#quick-done").click()
+        assert hints.is_hidden()
+        page.reload()
+        page.wait_for_selector("[data-move='roll']")
+        assert page.locator("#hints").is_hidden()  # said once, for every table after
+        watcher = browser.new_context(locale="lv-LV").new_page()
+        watcher.goto(server.base + t["spectator"])
+        watcher.wait_for_selector("#turn[data-state]")
+        assert watcher.locator("#hints").is_hidden()  # a spectator plays no first game
+        watcher.context.close()
+        assert problems == []
+    finally:
+        context.close()

@@ -7,6 +7,7 @@
 import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
 import { renderDice, verifyDice } from "./dice.js";
 import { renderEnd, renderSeries } from "./end.js";
+import { renderHints } from "./hints.js";
 import { renderReactions, renderWatching, showReaction } from "./reactions.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
@@ -312,6 +313,7 @@ function render(game) {
   renderTurn(game);
   renderWaiting($("waiting-room"), game, state.table);  // a waiting room: whom, and the host's start
   renderSeries($("series"), game);
+  renderHints($("hints"), game, state.you);  // the quick start, in a player's first game here
   renderWatching($("watching"), game);
   renderReactions($("reactions"), game, state.you, send);
   $("reactions").dataset.mover = game.over || game.to_move === null ? "" : String(game.to_move);
