@@ -11,6 +11,8 @@ from html.parser import HTMLParser
 from importlib import resources
 from typing import Any
 
+import httpx
+
 from robinson.web.api.guard import CSP
 from robinson.web.protocol.limits import MAX_DEPTH, MAX_MESSAGE
 from tests.web.conftest import Server, assert_security_headers
@@ -147,6 +149,12 @@ def test_every_answer_carries_the_security_headers(server: Server) -> None:
     ]
     for r in answers:
         assert_security_headers(r.headers, r.url)
+    # a revalidation (304) carries its ETag alone: the stored answer keeps its headers
+    again = httpx.get(
+        server.base + "/static/app.js", headers={"if-none-match": answers[2].headers["etag"]}
+    )
+    assert again.status_code == 304 and again.headers["etag"] == answers[2].headers["etag"]
+    assert "content-security-policy" not in again.headers
     assert "script-src 'self';" in CSP and "unsafe-inline" not in CSP
     assert "frame-ancestors 'none'" in CSP
 

@@ -73,7 +73,9 @@ class Guard:
             return
 
         async def secure_send(message: dict[str, Any]) -> None:
-            if message["type"] in _STARTS:
+            # Every answer but a 304, whose stored answer's headers the browser keeps (with
+            # these among them: api/caching.py).
+            if message["type"] in _STARTS and message.get("status") != 304:
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in HEADERS if k not in names]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
