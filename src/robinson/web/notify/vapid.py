@@ -8,13 +8,13 @@ cluster must read the same file: a browser's subscription is bound to the key it
 from __future__ import annotations
 
 import base64
-import os
-import secrets
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
+
+from robinson.web.store import seeds
 
 KEY_FILE = "robinson-vapid.pem"
 
@@ -25,33 +25,15 @@ class VapidKeyError(Exception):
 
 def key_path(database: str | None, given: str | None) -> Path:
     """Where the key is: `given`, else beside the SQLite file, else the user data directory."""
-    if given:
-        return Path(given).expanduser()
-    if database:
-        folder = Path(database).expanduser().resolve().parent
-    else:
-        from platformdirs import user_data_dir
-
-        folder = Path(user_data_dir("robinson"))
-    return folder / KEY_FILE
+    return seeds.key_path(database, given, KEY_FILE)
 
 
 def load_key(path: Path) -> Vapid02:
     """The key in `path` (PEM), made there (readable by its owner alone) if there is none."""
-    if not path.exists():  # written whole beside it, then linked in: never seen half made
+    if not path.exists():
         fresh = Vapid02()
         fresh.generate_keys()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(fresh.private_pem())
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass  # another process made it just now: read theirs
-        finally:
-            draft.unlink()
+        seeds.make_private(path, fresh.private_pem())
     try:
         pem = path.read_bytes()
         key = serialization.load_pem_private_key(pem, password=None)

@@ -77,8 +77,9 @@ class SeedBox:
         return seed.hex()
 
 
-def key_path(database: str | None, given: str | None) -> Path:
-    """Where the key is: `given`, else beside the SQLite file, else the user data directory."""
+def key_path(database: str | None, given: str | None, name: str = KEY_FILE) -> Path:
+    """Where a key file `name` is: `given`, else beside the SQLite file, else the user data
+    directory (the VAPID key, notify/vapid.py, is kept the same way)."""
     if given:
         return Path(given).expanduser()
     if database:
@@ -87,23 +88,32 @@ def key_path(database: str | None, given: str | None) -> Path:
         from platformdirs import user_data_dir
 
         folder = Path(user_data_dir("robinson"))
-    return folder / KEY_FILE
+    return folder / name
+
+
+def make_private(path: Path, content: bytes) -> None:
+    """Write `content` as a file readable by its owner alone, unless `path` exists: written
+    whole beside it, then linked in, so no process ever reads it half made; when another
+    process made it meanwhile, theirs stays."""
+    if path.exists():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(content)
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process made it just now: read theirs
+    finally:
+        draft.unlink()
 
 
 def load_key(path: Path) -> bytes:
     """The key in `path`, made there (readable by its owner alone) if there is none yet."""
-    if not path.exists():  # written whole beside it, then linked in: never seen half made
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(KEY_BYTES) + "\n")
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass  # another process made it just now: read theirs
-        finally:
-            draft.unlink()
+    if not path.exists():
+        make_private(path, (secrets.token_hex(KEY_BYTES) + "\n").encode("ascii"))
     try:
         text = path.read_text(encoding="ascii").strip()
         key = bytes.fromhex(text)
