@@ -211,6 +211,8 @@ class Notifier:
     # -- telling -------------------------------------------------------------------------------
 
     def _send(self, table: LiveTable, notice: Notice, tag: str = "") -> None:
+        if notice.seat in table.present_seats():
+            return  # connected here: `tell` would find it so; no task for it on every move
         if tag:
             notice = Notice(
                 notice.kind,

@@ -101,6 +101,7 @@ def plural_index(lang: str) -> list[int]:
     return [int(rule(n)) for n in range(PLURAL_TABLE)]
 
 
+@lru_cache(maxsize=256)  # in every view: a handful of rulesets, four languages
 def rules_summary(lang: str, ruleset: Ruleset) -> str:
     return _translator(lang).rules_summary(ruleset)
 
