@@ -49,3 +49,20 @@ def test_a_reaction_shows_by_the_pawn_for_everyone_and_spectators_are_counted(
     finally:
         player_context.close()
         spectator_context.close()
+
+
+def test_on_a_phone_the_reactions_take_one_row_of_the_bar(server: Server, browser: Browser) -> None:
+    """The phone's bar keeps its room for the game: the six reactions scroll sideways in one row
+    (seats.css, loaded after style.css, once made them wrap into two)."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}], language="ca")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ca-ES")
+    try:
+        page = context.new_page()
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        buttons = page.locator("#reactions button")
+        assert buttons.count() == 6
+        tops = {round(b["y"]) for b in (buttons.nth(i).bounding_box() for i in range(6)) if b}
+        assert len(tops) == 1, tops
+    finally:
+        context.close()
