@@ -314,3 +314,25 @@ def test_the_rest_of_the_game_is_drawn_in_percent_from_the_first_turn(
     assert ax.get_xlim()[0] == 0.5
     simulated = {"en": "simulated", "cs": "simulováno"}[lang]
     assert simulated not in w.text("report.fig.rest.title")
+
+
+def test_the_rest_of_the_game_gives_every_seats_turns_exactly_while_the_chain_holds_it(
+    tmp_path: Path,
+) -> None:
+    """Three players (Anna on the tree, eager takes `move`): every seat's turns to come, exact
+    from the chain (`length.turns_from` of the position after the option taken); five living:
+    no such sentence, the simulated figures alone."""
+    from robinson.analysis.length import turns_from
+    from robinson.analysis.report.position import played_on
+
+    record = GameRecord.loads(json.dumps(TREE))
+    turns = turns_from(played_on(record.replay(), "move"))
+    assert turns is not None and 0 < turns < 200
+    w = ReportWords("en")
+    sentence = w.html("report.rest.exact", turns=w.num(turns, 2))
+    assert sentence.startswith("Exact (") and sentence in _report(
+        tmp_path, _write(tmp_path, TREE), "--games", GAMES
+    )
+    five = _report(tmp_path, _write(tmp_path, _played(5, seed=11, until="decision")), "--games",
+                   GAMES)  # fmt: skip
+    assert "Exact (" not in five and _headings(five)[-1] == _words("en", "report.rest.title")
