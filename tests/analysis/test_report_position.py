@@ -139,6 +139,7 @@ def test_simulated_chances_of_five_players_are_those_of_robinson_odds(
     for low, high in odds["ci95"]:  # every seat's interval is on the page
         assert w.text("report.interval", low=w.pct(low), high=w.pct(high)) in page
     assert "Simulated: 3,000 games played on from the position" in page
+    assert "Exact (" not in page  # five living: no exact turns to come (the chain has no state)
 
 
 def test_a_finished_game_is_certain_and_has_no_rest(
@@ -320,8 +321,8 @@ def test_the_rest_of_the_game_gives_every_seats_turns_exactly_while_the_chain_ho
     tmp_path: Path,
 ) -> None:
     """Three players (Anna on the tree, eager takes `move`): every seat's turns to come, exact
-    from the chain (`length.turns_from` of the position after the option taken); five living:
-    no such sentence, the simulated figures alone."""
+    from the chain (`length.turns_from` of the position after the option taken). Five living
+    get no such sentence (test_simulated_chances_of_five_players_are_those_of_robinson_odds)."""
     from robinson.analysis.length import turns_from
     from robinson.analysis.report.position import played_on
 
@@ -333,6 +334,3 @@ def test_the_rest_of_the_game_gives_every_seats_turns_exactly_while_the_chain_ho
     assert sentence.startswith("Exact (") and sentence in _report(
         tmp_path, _write(tmp_path, TREE), "--games", GAMES
     )
-    five = _report(tmp_path, _write(tmp_path, _played(5, seed=11, until="decision")), "--games",
-                   GAMES)  # fmt: skip
-    assert "Exact (" not in five and _headings(five)[-1] == _words("en", "report.rest.title")
