@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/rl_baselines.py [--players 2,3] [--edition standard]
         [--opponents optimal] [--games 1000] [--train 4000] [--seed 0]
         [--mcts 100,400] [--mcts-seconds 180] [--sampled]
+        [--mcts-objectives win,tokens] [--mcts-tokens-games 20]
         [--agents random,eager,heuristic,tabular,pg]
 
 Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
@@ -17,8 +18,13 @@ Agents, each a policy of pawn positions (`robinson.rl.score`'s form):
   roll in view, the mover's square and the nearest other pawn's square, trained on `--train`
   engine games against the opponents, then played greedily;
 - `--mcts 100,400`: OpenSpiel's `MCTSBot` (UCT c = 2, random rollouts) with that many
-  simulations per decision, scored through `robinson.rl.openspiel.bot_policy`; win objective
-  only (a tokens score would ask it thousands of times per game set: hours). At 2 players
+  simulations per decision, scored through `robinson.rl.openspiel.bot_policy`. Two bots per
+  size (`--mcts-objectives`): `mcts-N` searches `python_robinson` with the win reward and
+  `mcts-N-tokens` with the tokens reward (rollouts return the final purse change). Both are
+  scored in tokens on a small bounded sample, `--mcts-tokens-games` paired games per seat
+  (default 20: a few hundred decisions at 0.1-0.4 s; the interval says how little that
+  settles); the bot sees money as at the start of the game, for the pawn position it is
+  asked at carries no money (`PawnPosition`). In the win objective `mcts-N` is scored: at 2 players
   exactly (`score` asks it at each of ~700 placings); from 3 players the exact score would ask
   it at 28,000 (3) or 1.3 million (4) placings, 0.1-0.4 s each, so its gap is *sampled*: it
   plays engine games in each seat in turn for `--mcts-seconds`, and each decision it takes
@@ -198,14 +204,16 @@ def tabular(
     return greedy
 
 
-def mcts(edition: str, players: int, simulations: int, seed: int) -> Policy:
+def mcts(edition: str, players: int, simulations: int, seed: int, reward: str = "win") -> Policy:
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as open_spiel_mcts
 
     from robinson.rl.openspiel import bot_policy
 
-    game = pyspiel.load_game("python_robinson", {"players": players, "edition": edition})
+    game = pyspiel.load_game(
+        "python_robinson", {"players": players, "edition": edition, "reward": reward}
+    )
     rollouts = open_spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
     bot = open_spiel_mcts.MCTSBot(
         game, 2.0, simulations, rollouts, solve=False, random_state=np.random.RandomState(seed)
@@ -283,6 +291,19 @@ def sampled_gap(
 
 
 AGENTS = ("random", "eager", "heuristic", "tabular", "pg")
+OBJECTIVES = ("win", "tokens")
+
+
+def tokens_cells(
+    policy: Policy, players: int, edition: str, opponents: str, games: int, seed: int
+) -> str:
+    """The table's tokens columns: the mean final purse change and the paired gain over eager,
+    with the largest 95% half-width over the seats (`score(objective="tokens")`)."""
+    tokens = score(policy, players, edition, opponents=opponents, objective="tokens",
+                   games=games, seed=seed)  # fmt: skip
+    gain = sum(tokens.gain) / players
+    half = max((hi - lo) / 2 for lo, hi in tokens.gain_ci95)
+    return f"{tokens.mean:>8.3f} {gain:>+14.4f} (± {half:.4f} a seat)"
 
 
 def main() -> None:
@@ -304,6 +325,18 @@ def main() -> None:
         "--sampled", action="store_true", help="score MCTS sampled at 2 players too (a check)"
     )
     p.add_argument(
+        "--mcts-objectives",
+        default=",".join(OBJECTIVES),
+        help="which MCTS bots: 'win' (mcts-N, scored in both objectives), 'tokens' "
+        "(mcts-N-tokens, searching the tokens reward, scored in tokens)",
+    )
+    p.add_argument(
+        "--mcts-tokens-games",
+        type=int,
+        default=20,
+        help="paired games per seat scoring the MCTS bots in tokens (default 20; 0: none)",
+    )
+    p.add_argument(
         "--agents",
         default=",".join(AGENTS),
         help=f"which of {', '.join(AGENTS)} to score besides --mcts ('' for MCTS alone)",
@@ -312,6 +345,13 @@ def main() -> None:
     chosen = {x for x in args.agents.split(",") if x}
     if chosen - set(AGENTS):
         p.error(f"--agents: unknown {', '.join(sorted(chosen - set(AGENTS)))}")
+    objectives = {x for x in args.mcts_objectives.split(",") if x}
+    if objectives - set(OBJECTIVES) or not objectives:
+        p.error(f"--mcts-objectives: one or both of {', '.join(OBJECTIVES)}")
+    if args.mcts_tokens_games != 0 and args.mcts_tokens_games < 2:
+        p.error("--mcts-tokens-games: 0, or at least 2 paired games per seat")
+    if "tokens" in objectives and args.mcts and args.mcts_tokens_games == 0:
+        p.error("--mcts-objectives tokens needs --mcts-tokens-games of at least 2")
     ruleset = Ruleset(args.edition)
     print(f"edition {args.edition}, opponents {args.opponents}, tokens on {args.games:,} paired"
           f" games per seat, learning agents trained on {args.train:,} games")  # fmt: skip
@@ -333,9 +373,17 @@ def main() -> None:
                 spent = time.perf_counter() - began
                 print(f"{'':>7}  (trained {kind}-{reward} in {spent:.1f} s)")
         for sims in (int(x) for x in args.mcts.split(",") if x):
-            agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
+            if "win" in objectives:
+                agents[f"mcts-{sims}"] = mcts(args.edition, players, sims, args.seed)
+            if "tokens" in objectives:
+                agents[f"mcts-{sims}-tokens"] = mcts(args.edition, players, sims, args.seed,
+                                                     reward="tokens")  # fmt: skip
+        mcts_tokens = ""
+        if args.mcts_tokens_games:
+            mcts_tokens = f", MCTS on {args.mcts_tokens_games:,} paired games a seat"
         path: PathRegret | None = None
-        if args.mcts and (players > 2 or args.sampled):  # exactly: MCTS at every placing
+        # Sampled from 3 players (else exactly: MCTS asked at every placing).
+        if "win" in objectives and args.mcts and (players > 2 or args.sampled):
             path = PathRegret(score(eager, players, args.edition, opponents=args.opponents,
                                     regret=True))  # fmt: skip
             began = time.perf_counter()
@@ -347,29 +395,37 @@ def main() -> None:
             )
         for name, policy in agents.items():
             began = time.perf_counter()
-            if name.startswith("mcts") and path is not None:
-                gap, half, n = sampled_gap(policy, path, ruleset, players, args.opponents,
-                                           args.seed, args.mcts_seconds)  # fmt: skip
-                print(
-                    f"{players:>7}  {name:<15} {'-':>8} {gap:>11.3f} ± {half:.3f}"
-                    f" ({n:,} games, sampled) {time.perf_counter() - began:>14.1f}"
-                )
-                continue
-            win = score(policy, players, args.edition, opponents=args.opponents)
             if name.startswith("mcts"):
+                cells = f"{'-':>8} {'-':>27}"
+                if args.mcts_tokens_games:
+                    cells = tokens_cells(policy, players, args.edition, args.opponents,
+                                         args.mcts_tokens_games, args.seed)  # fmt: skip
+                if name.endswith("-tokens"):
+                    print(f"{players:>7}  {name:<15} {'-':>8} {'-':>11} {cells}"
+                          f" {time.perf_counter() - began:>8.1f}{mcts_tokens}")  # fmt: skip
+                    continue
+                if path is not None:
+                    gap, half, n = sampled_gap(policy, path, ruleset, players, args.opponents,
+                                               args.seed, args.mcts_seconds)  # fmt: skip
+                    print(
+                        f"{players:>7}  {name:<15} {'-':>8} {gap:>11.3f} ± {half:.3f} {cells}"
+                        f" {time.perf_counter() - began:>8.1f} ({n:,} games, sampled"
+                        f"{mcts_tokens})"
+                    )
+                    continue
+                win = score(policy, players, args.edition, opponents=args.opponents)
                 gap = 100 * sum(b - w for b, w in zip(win.best or (), win.p_win, strict=True))
                 print(f"{players:>7}  {name:<15} {win.mean:>8.5f} {gap / players:>11.5f}"
-                      f" {'-':>8} {'-':>27} {time.perf_counter() - began:>8.1f}")  # fmt: skip
+                      f" {cells} {time.perf_counter() - began:>8.1f}{mcts_tokens}")  # fmt: skip
                 continue
+            win = score(policy, players, args.edition, opponents=args.opponents)
             assert win.best is not None
             gap = 100 * sum(b - w for b, w in zip(win.best, win.p_win, strict=True)) / players
-            tokens = score(policy, players, args.edition, opponents=args.opponents,
-                           objective="tokens", games=args.games, seed=args.seed)  # fmt: skip
-            gain = sum(tokens.gain) / players
-            half = max((hi - lo) / 2 for lo, hi in tokens.gain_ci95)
+            cells = tokens_cells(policy, players, args.edition, args.opponents, args.games,
+                                 args.seed)  # fmt: skip
             spent = time.perf_counter() - began
-            print(f"{players:>7}  {name:<15} {win.mean:>8.5f} {gap:>11.5f} {tokens.mean:>8.3f}"
-                  f" {gain:>+14.4f} (± {half:.4f} a seat) {spent:>8.1f}")  # fmt: skip
+            print(f"{players:>7}  {name:<15} {win.mean:>8.5f} {gap:>11.5f} {cells}"
+                  f" {spent:>8.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

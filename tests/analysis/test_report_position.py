@@ -139,6 +139,7 @@ def test_simulated_chances_of_five_players_are_those_of_robinson_odds(
     for low, high in odds["ci95"]:  # every seat's interval is on the page
         assert w.text("report.interval", low=w.pct(low), high=w.pct(high)) in page
     assert "Simulated: 3,000 games played on from the position" in page
+    assert "Exact (" not in page  # five living: no exact turns to come (the chain has no state)
 
 
 def test_a_finished_game_is_certain_and_has_no_rest(
@@ -279,3 +280,57 @@ def test_the_position_report_fits_a_phone_screen(tmp_path: Path) -> None:
             assert len(rights) == 3 and max(rights) <= PHONE["width"]
         finally:
             browser.close()
+
+
+class _Kept:
+    """Stands in for the plots' PNG writer: keeps each figure whole, to read its data."""
+
+    def __init__(self) -> None:
+        self.figures: list[Figure] = []
+
+    def __call__(self, fig: Figure) -> bytes:
+        self.figures.append(fig)
+        return b""
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_rest_of_the_game_is_drawn_in_percent_from_the_first_turn(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The axis says '%': the bars are percentages of the games (they once were shares of 1,
+    0.42 for 42 %), and the first bar is the turn under way (the winner needs at least it), so
+    the axis does not open on an empty 0; the method is said once, after the title."""
+    from robinson.analysis.report import position_figures
+
+    kept = _Kept()
+    monkeypatch.setattr(position_figures, "to_png", kept)
+    w = ReportWords(lang)
+    summary = {"winner_turns": {"histogram": [0, 42, 23, 20, 10, 5], "p90": 4}}
+    position_figures.rest(w, summary, "simulated, 100 games")
+    (ax,) = kept.figures[0].axes
+    plt.close(kept.figures[0])
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights == pytest.approx([0.0, 42.0, 23.0, 20.0, 10.0, 5.0])
+    assert ax.get_ylabel() == w.text("report.fig.lengths.y") and "%" in ax.get_ylabel()
+    assert ax.get_xlim()[0] == 0.5
+    simulated = {"en": "simulated", "cs": "simulováno"}[lang]
+    assert simulated not in w.text("report.fig.rest.title")
+
+
+def test_the_rest_of_the_game_gives_every_seats_turns_exactly_while_the_chain_holds_it(
+    tmp_path: Path,
+) -> None:
+    """Three players (Anna on the tree, eager takes `move`): every seat's turns to come, exact
+    from the chain (`length.turns_from` of the position after the option taken). Five living
+    get no such sentence (test_simulated_chances_of_five_players_are_those_of_robinson_odds)."""
+    from robinson.analysis.length import turns_from
+    from robinson.analysis.report.position import played_on
+
+    record = GameRecord.loads(json.dumps(TREE))
+    turns = turns_from(played_on(record.replay(), "move"))
+    assert turns is not None and 0 < turns < 200
+    w = ReportWords("en")
+    sentence = w.html("report.rest.exact", turns=w.num(turns, 2))
+    assert sentence.startswith("Exact (") and sentence in _report(
+        tmp_path, _write(tmp_path, TREE), "--games", GAMES
+    )

@@ -36,7 +36,9 @@ from robinson.analysis.exact.joint import FlatTurns, flatten
 from robinson.analysis.exact.kernel import SWAP_FROM, swap_state
 from robinson.analysis.exact.levels import SolveOrder, solve_order
 from robinson.analysis.exact.turns import TurnTrees, build_turn_trees
-from robinson.engine import Ruleset
+from robinson.analysis.odds.exact import begins_turns, chain_index, turn_order
+from robinson.analysis.odds.tables import rules_ruleset
+from robinson.engine import Phase, Ruleset, State
 
 EXACT_LENGTH_PLAYERS = EXACT_MAX_PLAYERS
 TOLERANCE = 1e-13  # relative change of a value in a cyclic group's last sweep
@@ -207,23 +209,54 @@ class Length:
         return float(sum(float(v.sum()) for v in self.visits))
 
 
-@functools.lru_cache(maxsize=4)
-def eager_length(ruleset: Ruleset, players: int) -> Length:
-    """Both solves for `players` (1..4) under `ruleset`, everybody eager."""
+def _check_players(players: object) -> None:
     if type(players) is not int or not 1 <= players <= EXACT_LENGTH_PLAYERS:
         raise ValueError(f"the exact length covers 1 to {EXACT_LENGTH_PLAYERS} players")
+
+
+@functools.lru_cache(maxsize=4)
+def _orders(ruleset: Ruleset, players: int) -> tuple[SolveOrder, ...]:
+    trees = eager_turns(ruleset).trees
+    return tuple(solve_order(trees, m) for m in range(1, players + 1))
+
+
+@functools.lru_cache(maxsize=4)
+def turns_to_go(ruleset: Ruleset, players: int) -> tuple[tuple[FloatArray, ...], tuple[int, ...]]:
+    """The expected turns t of the chains of 1..`players` living pawns, everybody eager:
+    `[0][m - 1][s]` every seat's turns from the start of a turn in state s of the chain of m
+    until the game ends, that turn included; `[1]` the most sweeps a cyclic group needed per
+    chain."""
+    _check_players(players)
     turns = eager_turns(ruleset)
     args = (turns.ptr, turns.row, turns.p)
     kk = codes.K
-    orders: list[SolveOrder] = [solve_order(turns.trees, m) for m in range(1, players + 1)]
+    orders = _orders(ruleset, players)
     t_sub = np.zeros(1)
+    tables: list[FloatArray] = []
     sweeps = []
-    for m in range(1, players + 1):  # the expected turns, the smaller chains first
+    for m in range(1, players + 1):  # the smaller chains first
         order = orders[m - 1]
         t = np.zeros(kk**m)
         sweeps.append(_turns(order.states, order.gptr, order.cyclic, m, kk, t, t_sub, *args,
                              TOLERANCE, MAX_SWEEPS))  # fmt: skip
+        tables.append(t)
         t_sub = t
+    if max(sweeps) >= MAX_SWEEPS:
+        raise RuntimeError(f"a cyclic group did not converge in {MAX_SWEEPS} sweeps")
+    return tuple(tables), tuple(sweeps)
+
+
+@functools.lru_cache(maxsize=4)
+def eager_length(ruleset: Ruleset, players: int) -> Length:
+    """Both solves for `players` (1..4) under `ruleset`, everybody eager."""
+    _check_players(players)
+    turns = eager_turns(ruleset)
+    args = (turns.ptr, turns.row, turns.p)
+    kk = codes.K
+    orders = _orders(ruleset, players)
+    tables, solved = turns_to_go(ruleset, players)
+    t_sub = tables[-1]
+    sweeps = list(solved)
     inflow = np.zeros(kk**players)
     inflow[0] = 1.0  # the opening: every pawn on 0, seat 0 to move
     visits: list[FloatArray] = []
@@ -243,7 +276,25 @@ def eager_length(ruleset: Ruleset, players: int) -> Length:
 
 def expected_turns(ruleset: Ruleset, players: int) -> float:
     """Every seat's turns from the opening until the game ends, in expectation (1..4 players)."""
-    return eager_length(ruleset, players).turns
+    return float(turns_to_go(ruleset, players)[0][-1][0])
+
+
+def turns_from(state: State) -> float | None:
+    """Every seat's turns from the position `state` until the game ends, in expectation,
+    everybody eager, the turn under way counting as one (0 once the game is over): the chain's
+    t at the position's state, as the odds find it (`odds.exact`). Exact only at a roll of at
+    most four living players from a square where a turn can begin (an extra roll inside a turn
+    from there plays as a new turn would); None elsewhere: a decision pending, five or more
+    living, or `classic`'s compulsory roll on 20."""
+    if state.over:
+        return 0.0
+    if state.phase is not Phase.ROLL:
+        return None
+    order = turn_order(state)
+    if len(order) > EXACT_LENGTH_PLAYERS or not begins_turns(state):
+        return None
+    m = len(order)
+    return float(turns_to_go(rules_ruleset(state.ruleset), m)[0][m - 1][chain_index(state, order)])
 
 
 def visits(ruleset: Ruleset, players: int) -> tuple[FloatArray, ...]:

@@ -71,7 +71,7 @@ def p_win(state: State, policy: str) -> list[float]:
         return finished(state)
     if state.phase is not Phase.ROLL:
         return p_win(after_decision(state, policy), policy)
-    if not _begins_turns(state):
+    if not begins_turns(state):
         return _rolled(state, policy)
     order = turn_order(state)
     row = tables.row(state.ruleset, policy, len(order), chain_index(state, order))
@@ -87,7 +87,7 @@ def _held_codes(ruleset: Ruleset) -> tuple[bool, ...]:
     return tuple(bool(x) for x in reachable_codes(build_turn_trees(tables.rules_ruleset(ruleset))))
 
 
-def _begins_turns(state: State) -> bool:
+def begins_turns(state: State) -> bool:
     """Whether the chain holds the mover's pawn as it stands (others always begin turns there:
     they ended one)."""
     mover = state.players[state.to_move or 0]

@@ -8,7 +8,9 @@ game record's last action.
   (`robinson.analysis.odds.history`);
 - the rest of the game, simulated from the position by the fast simulator with everybody eager
   (after the pending decision, taken as the policy takes it): how many more turns the winner
-  needs, who dies on 42, the purses at the end. Nothing of it when the game is over.
+  needs, who dies on 42, the purses at the end; and, exact where the chain holds the position
+  (at most four living), every seat's turns still to come (`length.turns_from`). Nothing of it
+  when the game is over.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from robinson.analysis.length import turns_from
 from robinson.analysis.odds import DEFAULT_GAMES, check_policy, position_odds
 from robinson.analysis.odds.exact import choice
 from robinson.analysis.odds.history import (
@@ -47,6 +50,7 @@ class PositionData:
     chart_games: int  # games per point when those are simulated
     swings: list[Swing]
     rest: dict[str, Any] | None  # `Summary.to_json()` of the games played on; None: over
+    rest_turns: float | None = None  # every seat's turns to come, exact; None: not in the chain
 
 
 def taken_option(state: State, odds: dict[str, Any]) -> str | None:
@@ -86,13 +90,14 @@ def collect_position(
     say("the chances over the game")
     chart_games = min(games, CHART_GAMES)
     points = chances_over_game(record, policy, chart_games, seed)
-    rest = None
+    rest = rest_turns = None
     start = state if taken is None else played_on(state, taken)
     if not start.over:
         say("the rest of the game")
         setup = Setup(state.ruleset, len(state.players), seed=seed, position=start)
         rest = simulate(setup, games, REST_POLICY, progress=False).summary.to_json()
+        rest_turns = turns_from(start)
     return PositionData(
         record, state, policy, games, seed, odds, taken, points, chart_games,
-        biggest_swings(points), rest,
+        biggest_swings(points), rest, rest_turns,
     )  # fmt: skip

@@ -77,9 +77,10 @@ def rest(w: ReportWords, summary: dict[str, Any], how: str) -> bytes:
     """How many more turns the winner needs from the position (simulated, eager play)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     counts = np.array(summary["winner_turns"]["histogram"], dtype=float)
-    share = counts / counts.sum()
+    share = 100 * counts / counts.sum()  # the axis says %
     ax.bar(np.arange(len(share)), share, width=0.9, color="tab:blue")
-    ax.set_xlim(-0.5, max(int(summary["winner_turns"]["p90"] * 2), 10) + 0.5)
+    # The winner needs at least the turn under way: no empty bar at 0.
+    ax.set_xlim(0.5, max(int(summary["winner_turns"]["p90"] * 2), 10) + 0.5)
     whole_ticks(ax)
     localise(w, ax)
     ax.set_xlabel(w.text("report.fig.rest.x"))

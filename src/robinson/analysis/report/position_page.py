@@ -164,6 +164,8 @@ def _rest(w: ReportWords, data: PositionData, rest: dict[str, Any]) -> str:
         )  # fmt: skip
         chart = figures.rest(w, rest, method(w, data.games))  # the fast simulator's games
         content = img(chart, w.text("report.rest.title")) + content
+    if data.rest_turns is not None:
+        note += " " + w.html("report.rest.exact", turns=w.num(data.rest_turns, 2))
     return section(w, "rest", content, note)
 
 
