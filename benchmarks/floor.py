@@ -282,10 +282,8 @@ def floor_server(args: argparse.Namespace) -> Iterator[Target]:
                 time.sleep(0.05)
             else:
                 raise RuntimeError(f"the floor server did not listen ({proc.poll()})")
-            base = f"http://127.0.0.1:{port}"
-            yield Target(
-                base, base.replace("http", "ws"), base.replace("http", "ws"), {"floor": proc.pid}
-            )
+            ws = f"ws://127.0.0.1:{port}"
+            yield Target(f"http://127.0.0.1:{port}", ws, ws, {"floor": proc.pid})
         finally:
             proc.kill()
             proc.wait(30)
