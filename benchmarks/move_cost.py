@@ -69,7 +69,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -313,11 +313,17 @@ def sample(target: Target, clients: list[int]) -> dict[str, Any]:
     return s
 
 
-def measure(args: argparse.Namespace, mode: str, spectators: int) -> dict[str, Any]:
-    """One row: start the servers and the clients, run, sample the window, stop everything."""
+def measure(
+    args: argparse.Namespace,
+    mode: str,
+    spectators: int,
+    start: Callable[[str], contextlib.AbstractContextManager[Target]] = servers,
+) -> dict[str, Any]:
+    """One row: start the servers (`start(mode)`; benchmarks/floor.py passes its own) and the
+    clients, run, sample the window, stop everything."""
     ctx = multiprocessing.get_context("fork")  # the parent has no threads: forking is safe
     setup = args.setup_seconds
-    with servers(mode) as target:
+    with start(mode) as target:
         procs, pipes = [], []
         try:
             for i in range(args.clients):
