@@ -66,6 +66,30 @@ def test_the_pawn_is_never_the_die_nor_the_token(lang: str) -> None:
         assert not re.search(NOT_PAWN[lang], texts[key], re.I), (key, texts[key])
 
 
+def test_every_text_about_pawns_names_them_by_the_pawn_word() -> None:
+    """Issue 20 (review A1, L2): the report's later sections named the pawn "fitxa" in Catalan
+    again ("la fitxa viva més avançada", "Una fitxa sola: morta al 42"), which is the token.
+    Every message whose English says "pawn" says the language's pawn word, and the token's or
+    the die's word only where the English names a token or the die as well."""
+    english = own_texts("en")
+    about_pawns = {key for key, text in english.items() if re.search(r"\bpawns?\b", text, re.I)}
+    assert len(about_pawns) >= len(PAWN_KEYS)
+    for lang in ("lv", "cs", "ca"):
+        texts = own_texts(lang)
+        for key in about_pawns:
+            assert re.search(PAWN[lang], texts[key], re.I), (lang, key, texts[key])
+            also_money = re.search(r"\b(tokens?|die|dice)\b", english[key], re.I)
+            if not also_money:
+                assert not re.search(NOT_PAWN[lang], texts[key], re.I), (lang, key, texts[key])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_our_texts_use_the_seeds_spaced_en_dash_never_an_em_dash(lang: str) -> None:
+    """Issue 20 (review S7, L22): the seeds and the catalogs set a spaced en dash " – "; the
+    report's questions had brought back " — " in Latvian and Czech."""
+    assert {key: text for key, text in own_texts(lang).items() if "\u2014" in text} == {}
+
+
 # Counters and buttons of a player's turn: Czech "tah" (a "kolo" is a round of everyone's turn;
 # "vynechat kolo", to sit one out, is the idiom of the printed Czech rules and stays).
 TURN_KEYS = ("web.turn_of", "web.back_turn", "web.forward_turn", "web.odds.turn", "ui.turn",
