@@ -204,3 +204,22 @@ def test_no_seat_is_named_by_a_pronoun() -> None:
         assert "web.you_name" not in Translator(lang).ui_strings()
         pronoun = Translator(lang).gettext("web.you").strip("()")
         assert f'name: "{pronoun}"' not in scripts and f"name: '{pronoun}'" not in scripts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_editions_table_note_names_its_columns_as_they_are_headed(lang: str) -> None:
+    """Issue 20, found by reading the report: the note under the editions' table explained
+    "P(nav uzvarētāja)" (lv) and "P(cap guanyador)" (ca) for a column headed "P(bez
+    uzvarētāja)" / "P(sense guanyador)": one thing, two words."""
+    t = Translator(lang)
+    note = t.gettext("report.editions.terms")
+    heads = {t.gettext("report.th.p_no_winner"), t.gettext("report.th.p_death")}
+    assert set(re.findall(r"P\([^)]*\)", note)) == heads
+
+
+def test_czech_winners_turns_are_the_rounds_the_game_lasted_in_a_sentence() -> None:
+    """Review C6 again, in the editions' note: "tedy kola, jak dlouho hra trvala" is the
+    ungrammatical clause the review found in report.lengths.note."""
+    for key in ("report.lengths.note", "report.editions.terms"):
+        text = Translator("cs").gettext(key)
+        assert "jak dlouho hra trvala" not in text and "počet kol, která hra trvala" in text, key
