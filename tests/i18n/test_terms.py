@@ -111,10 +111,12 @@ FORBIDDEN = {
         r"\bkas(e|i|es)\b": "the bank is 'banka' (the seed's 'kase' on 45 stays in its line)",
         "Saimnieks nosūtīja|saimniekam": "the host is 'galda veidotājs' (a 'saimnieks' is a "
         "Friday's master)",
+        "standarta izdevum": "the edition's name is 'standarta noteikumi' (edition.standard)",
     },
     "cs": {
         "hladov": "the eager policy is the bot Dychtivý, not 'greedy'",
         r"\(a\)": "slash-style gender forms",
+        "standardní vydání": "the edition's name is 'standardní pravidla' (edition.standard)",
     },
     "ca": {
         "àvid": "the eager policy is the bot Impacient",
@@ -122,6 +124,8 @@ FORBIDDEN = {
         r"\bbanca\b": "the bank is 'el pot'",
         r"\bconnectat": "masculine",
         "Repeteix la partida": "the replay is watched again, not played again",
+        "(?i)edició estàndard": "the edition is 'les regles estàndard', as in the report's "
+        "captions",
     },
 }
 
@@ -223,3 +227,11 @@ def test_czech_winners_turns_are_the_rounds_the_game_lasted_in_a_sentence() -> N
     for key in ("report.lengths.note", "report.editions.terms"):
         text = Translator("cs").gettext(key)
         assert "jak dlouho hra trvala" not in text and "počet kol, která hra trvala" in text, key
+
+
+def test_czech_decimal_counts_take_the_genitive_singular() -> None:
+    """Review C5 again, in the solver's findings: a decimal ("2,3") takes the genitive singular
+    ("o 2,3 tahu"), and "jako 4 nezávislých pasiánsů" had the case of five or more."""
+    t = Translator("cs")
+    assert "o {turns} tahu více" in t.gettext("report.found.lone")
+    assert "jako {players} nezávislé pasiánsy" in t.gettext("report.found.swap")
