@@ -235,3 +235,12 @@ def test_czech_decimal_counts_take_the_genitive_singular() -> None:
     t = Translator("cs")
     assert "o {turns} tahu více" in t.gettext("report.found.lone")
     assert "jako {players} nezávislé pasiánsy" in t.gettext("report.found.swap")
+
+
+def test_catalan_percentages_take_the_article_and_numbers_do_not_touch() -> None:
+    """Review A3 again, in the solver's findings ("ho deixa en 28,20 %"), and "arriba al 45
+    0,012 punts més sovint", two numbers side by side (as review A18 found elsewhere)."""
+    t = Translator("ca")
+    assert "ho deixa en el {exact}" in t.gettext("report.found.swap")
+    assert "en el {bound}" in t.gettext("report.purses.note")
+    assert not re.search(r"\d \{\w+\}|\} \{", t.gettext("report.found.lone"))
