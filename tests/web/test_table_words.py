@@ -13,7 +13,7 @@ from robinson.i18n import Translator
 from tests.web.conftest import Server, browser, server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Route
 
 __all__ = ["browser", "server"]  # the fixtures, used by name
 
@@ -70,3 +70,37 @@ def test_play_now_names_the_player_not_a_pronoun(
         assert page.locator("#starts").inner_text() == t.format("web.starts", name="Marta")
     finally:
         page.context.close()
+
+
+@pytest.mark.browser
+def test_the_english_fallbacks_stay_unseen_until_the_texts_come(
+    browser: Browser, server: Server
+) -> None:
+    """Issue 20 (what was left): before its catalog answered, the page showed index.html's
+    English ("Rules", "Language") to a Latvian reader. Held back here, the texts' answer shows
+    that nothing with a fallback is visible until it comes, and the Latvian words after."""
+    t = Translator("lv")
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('robinson.lang', 'lv')")
+    page = context.new_page()
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/i18n/**", hold)
+    try:
+        page.goto(server.base + "/", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.querySelector('#rules-link') !== null")
+        page.wait_for_timeout(300)  # the page has asked for its texts and waits
+        assert held, "the page asks for its texts"
+        assert not page.locator("#rules-link").is_visible()
+        assert not page.locator("nav label span").is_visible()
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/i18n/**")
+        page.wait_for_selector("#rules-link", state="visible")
+        assert page.locator("#rules-link").inner_text() == t.gettext("web.rules_link")
+        assert page.locator("nav label span").inner_text() == t.gettext("ui.language")
+    finally:
+        context.close()
