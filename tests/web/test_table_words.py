@@ -104,3 +104,34 @@ def test_the_english_fallbacks_stay_unseen_until_the_texts_come(
         assert page.locator("nav label span").inner_text() == t.gettext("ui.language")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["lv", "cs"])
+def test_the_home_board_states_the_edition_its_form_offers(
+    browser: Browser, server: Server, lang: str
+) -> None:
+    """Review L1/C1: the home board told the standard fever ("Tu izlaid nākamo gājienu.") while
+    the form offered the Latvian edition (a roll more); and L23/C16: a seed's effect line shown
+    on its own starts with its capital letter ("Katram dalībniekam…", "Každý hráč…")."""
+    t = Translator(lang)
+    page = _home(browser, server, lang)
+    fever = "#home-board [data-square='12'] title"
+    try:
+        assert page.locator("[name=edition]").input_value() == lang
+        page.wait_for_function(
+            "([sel, text]) => document.querySelector(sel)?.textContent.endsWith(text)",
+            arg=[fever, t.gettext("square.12.effect")],
+        )
+        assert t.gettext("effect.12.skip") not in page.locator(fever).text_content()
+        page.select_option("[name=edition]", "standard")
+        page.wait_for_function(
+            "([sel, text]) => document.querySelector(sel)?.textContent.endsWith(text)",
+            arg=[fever, t.gettext("effect.12.skip")],
+        )
+        effect = t.gettext("square.1.effect")
+        assert effect[0].islower()  # the seed's line continues its story after a dash...
+        last = page.locator("#home-board [data-square='1'] title").text_content().split("\n")[-1]
+        assert last == effect[0].upper() + effect[1:]  # ...and alone starts with a capital
+    finally:
+        page.context.close()
