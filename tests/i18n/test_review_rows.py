@@ -43,7 +43,7 @@ ROWS = [
     ("6", "lv", "web.rules.token_words", "“zīmes”", "\0"),
     ("6", "ca", "web.rules.token_words", "«marques»", "\0"),
     ("6", "cs", "lead.rescue", "od každého z ostatních hráčů", "od každého dalšího"),
-    ("7", "en", "square.17.effect", "All the players and the parrot say together", "say together with"),
+    ("7", "en", "square.17.effect", "the parrot say together", "say together with"),
     ("7", "en", "square.29.effect", "your Friday pays the cashier 1 token too", "always"),
 ]  # fmt: skip
 
