@@ -155,7 +155,8 @@ def test_a_finished_game_is_certain_and_has_no_rest(
     assert _headings(page) == [
         _words("en", f"report.{key}.title") for key in ("position", "chances", "history")
     ]
-    assert f"The game is over: {record.players[state.winner]} won." in page
+    # Said once, in the introduction (issue 20: it was said again under the chances' heading)
+    assert page.count(f"The game is over: {record.players[state.winner]} won.") == 1
 
 
 class _Titles:

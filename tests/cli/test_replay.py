@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from robinson.cli import main
+from robinson.i18n import Translator
 
 RECORD = {
     "ruleset": {"edition": "standard"},
@@ -74,6 +75,19 @@ def test_narration_in_each_language(
         assert sentence in out
     # Each action is numbered, and the game is left with Bruno to roll.
     assert "   9. " in out and "  10. " not in out
+
+
+@pytest.mark.parametrize("lang", sorted(EXPECTED))
+def test_every_turn_heading_is_indented_alike(
+    lang: str, record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20, found by reading replays: the first turn's heading stood at the margin, every
+    later one under the action numbers."""
+    assert main(["replay", str(record), "--lang", lang]) == 0
+    out = capsys.readouterr().out.splitlines()
+    heading = Translator(lang).format("event.turn_began", name="Anna")
+    indents = {len(line) - len(line.lstrip()) for line in out if line.strip() == heading}
+    assert indents == {6}
 
 
 def test_default_language_comes_from_the_locale(

@@ -145,3 +145,41 @@ def test_every_edition_summary_is_one_sentence_per_language() -> None:
         t = Translator(lang)
         sentences = {t.rules_summary(Ruleset(e)).split(".")[0] for e in EDITIONS}
         assert len(sentences) == len(EDITIONS)
+
+
+def _shown(lang: str, position: str, face: int) -> list[str]:
+    """What the terminal prints for rolling `face` in `position` (plain text, one line each)."""
+    out = io.StringIO()
+    seats = [Seat(name, "random") for name in NAMES[:3]]
+    game = TerminalGame(Translator(lang), Ruleset("standard"), seats, 5, None, out)
+    state, events = apply(from_text(position), Roll(face))
+    game.show(events, state)
+    return [line.strip() for line in out.getvalue().splitlines()]
+
+
+def _first(lines: list[str], start: str) -> int:
+    return next(i for i, line in enumerate(lines) if line.startswith(start))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_swap_on_36_shows_each_square_once_after_its_line(lang: str) -> None:
+    """Issue 20, found by reading a whole game: the swap printed the ship's card (36) twice,
+    once for the lander and again for the pawn sent back from 41."""
+    t = Translator(lang)
+    lines = _shown(lang, "standard,30,10,half 30 0r 34/20 41/20 5/20", 2)
+    ship = t.quoted(t.gettext("square.36.story"))[:12]
+    governor = t.quoted(t.gettext("square.41.story"))[:12]
+    assert [line[:12] for line in lines].count(ship) == 1, lines
+    assert [line[:12] for line in lines].count(governor) == 1, lines
+    swap = next(i for i, line in enumerate(lines) if line.startswith("Anna") and "Bruno" in line)
+    assert 1 < _first(lines, ship) < swap < _first(lines, governor), lines
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_card_of_45_follows_the_line_that_tells_the_move_home(lang: str) -> None:
+    """Issue 20, found by reading: the move home is told by the win, and 45's story came before
+    that line, as if it belonged to the roll."""
+    t = Translator(lang)
+    lines = _shown(lang, "standard,30,10,half 30 0r 43/20 5/20 6/20", 2)
+    win = next(i for i, line in enumerate(lines) if line.startswith("Anna") and "45" in line)
+    assert 0 < win < _first(lines, t.quoted(t.gettext("square.45.story"))[:12]), lines

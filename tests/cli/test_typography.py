@@ -65,3 +65,21 @@ def test_catalog_strings_join_the_number_sign_to_its_number(lang: str) -> None:
 def test_a_decision_asks_for_one_choice_or_the_other_in_words(lang: str, expected: str) -> None:
     t = Translator(lang)
     assert t.format("cli.bad_choice", choices=t.alternatives(["1", "2"])) == expected
+
+
+INNER = {"lv": ("‘", "’"), "cs": ("‚", "‘"), "ca": ("“", "”"), "en": ("‘", "’")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_quotation_inside_a_story_takes_the_inner_marks(lang: str) -> None:
+    """Found by reading a terminal game (issue 20): square 41's story names the governor in the
+    seed's own quotation marks, and quoting the story in the same marks read «…«el
+    governador».» / “…“the Governor”.”."""
+    t = Translator(lang)
+    card = " ".join(line.strip() for line in square_card(t, 41, Ruleset("standard")))
+    opening, closing = QUOTES[lang]
+    inner_opening, inner_closing = INNER[lang]
+    story = card.split(" – ")[0]
+    assert story.startswith(opening) and story.endswith(closing)
+    assert story.count(opening) == 1 and story.count(inner_opening) == 1, story
+    assert inner_closing in story[story.index(inner_opening) + 1 :]

@@ -174,3 +174,29 @@ def test_the_move_home_is_told_by_the_win(lang: str) -> None:
     assert t.narrate(moved, NAMES) not in lines
     assert lines[1] == t.format("event.won", name="Anna")
     assert sum("45" in line for line in lines) == 1
+
+
+# Anna (seat 0) rolls 2 from 43 home while Bruno and Ēriks both stand on 40: the half of the
+# bank (30) is shared between the two nearest, 7 tokens each.
+NEAREST_TIED = {
+    "lv": "Anna atdod 7 žetonus katram no vistuvākajiem dalībniekiem: Bruno un Ēriks.",
+    "cs": "Anna dává 7 žetonů každému z nejbližších hráčů (Bruno a Ēriks).",
+    "ca": "Anna dona 7 fitxes per cap a qui té més a prop: Bruno i Ēriks.",
+    "en": "Anna gives 7 tokens each to the nearest players, Bruno and Ēriks.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_square_45_half_shared_by_two_equally_near_is_told_once(lang: str) -> None:
+    """Issue 20, found by reading a web game: "gives 7 tokens to Dāvis, the nearest player"
+    then "gives 7 tokens to Bruno, the nearest player" named two players "the nearest"."""
+    lines, events = lines_of(lang, "standard,30,10,half 30 0r 43/20 40/20 40/20", 2)
+    shares = [e for e in events if isinstance(e, ev.Transfer) and e.reason.value == "nearest_share"]
+    assert [e.amount for e in shares] == [7, 7]
+    assert NEAREST_TIED[lang] in lines
+    nearest = Translator(lang).gettext("event.transfer.nearest_share").split("{payee}")[0][-8:]
+    assert not [line for line in lines if nearest in line], lines
+    each = Translator(lang).narrate_each(events, NAMES)
+    assert len(each) == len(events) and each.count("") >= 2  # one entry per event still
+    you = Translator(lang).narrate_each_you(events, NAMES)  # told to Anna, who shares
+    assert len([line for line in you if "Bruno" in line and "Ēriks" in line]) == 1, you

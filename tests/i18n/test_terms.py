@@ -66,6 +66,30 @@ def test_the_pawn_is_never_the_die_nor_the_token(lang: str) -> None:
         assert not re.search(NOT_PAWN[lang], texts[key], re.I), (key, texts[key])
 
 
+def test_every_text_about_pawns_names_them_by_the_pawn_word() -> None:
+    """Issue 20 (review A1, L2): the report's later sections named the pawn "fitxa" in Catalan
+    again ("la fitxa viva més avançada", "Una fitxa sola: morta al 42"), which is the token.
+    Every message whose English says "pawn" says the language's pawn word, and the token's or
+    the die's word only where the English names a token or the die as well."""
+    english = own_texts("en")
+    about_pawns = {key for key, text in english.items() if re.search(r"\bpawns?\b", text, re.I)}
+    assert len(about_pawns) >= len(PAWN_KEYS)
+    for lang in ("lv", "cs", "ca"):
+        texts = own_texts(lang)
+        for key in about_pawns:
+            assert re.search(PAWN[lang], texts[key], re.I), (lang, key, texts[key])
+            also_money = re.search(r"\b(tokens?|die|dice)\b", english[key], re.I)
+            if not also_money:
+                assert not re.search(NOT_PAWN[lang], texts[key], re.I), (lang, key, texts[key])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_our_texts_use_the_seeds_spaced_en_dash_never_an_em_dash(lang: str) -> None:
+    """Issue 20 (review S7, L22): the seeds and the catalogs set a spaced en dash " – "; the
+    report's questions had brought back " — " in Latvian and Czech."""
+    assert {key: text for key, text in own_texts(lang).items() if "\u2014" in text} == {}
+
+
 # Counters and buttons of a player's turn: Czech "tah" (a "kolo" is a round of everyone's turn;
 # "vynechat kolo", to sit one out, is the idiom of the printed Czech rules and stays).
 TURN_KEYS = ("web.turn_of", "web.back_turn", "web.forward_turn", "web.odds.turn", "ui.turn",
@@ -87,10 +111,12 @@ FORBIDDEN = {
         r"\bkas(e|i|es)\b": "the bank is 'banka' (the seed's 'kase' on 45 stays in its line)",
         "Saimnieks nosūtīja|saimniekam": "the host is 'galda veidotājs' (a 'saimnieks' is a "
         "Friday's master)",
+        "standarta izdevum": "the edition's name is 'standarta noteikumi' (edition.standard)",
     },
     "cs": {
         "hladov": "the eager policy is the bot Dychtivý, not 'greedy'",
         r"\(a\)": "slash-style gender forms",
+        "standardní vydání": "the edition's name is 'standardní pravidla' (edition.standard)",
     },
     "ca": {
         "àvid": "the eager policy is the bot Impacient",
@@ -98,6 +124,8 @@ FORBIDDEN = {
         r"\bbanca\b": "the bank is 'el pot'",
         r"\bconnectat": "masculine",
         "Repeteix la partida": "the replay is watched again, not played again",
+        "(?i)edició estàndard": "the edition is 'les regles estàndard', as in the report's "
+        "captions",
     },
 }
 
@@ -180,3 +208,53 @@ def test_no_seat_is_named_by_a_pronoun() -> None:
         assert "web.you_name" not in Translator(lang).ui_strings()
         pronoun = Translator(lang).gettext("web.you").strip("()")
         assert f'name: "{pronoun}"' not in scripts and f"name: '{pronoun}'" not in scripts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_editions_table_note_names_its_columns_as_they_are_headed(lang: str) -> None:
+    """Issue 20, found by reading the report: the note under the editions' table explained
+    "P(nav uzvarētāja)" (lv) and "P(cap guanyador)" (ca) for a column headed "P(bez
+    uzvarētāja)" / "P(sense guanyador)": one thing, two words."""
+    t = Translator(lang)
+    note = t.gettext("report.editions.terms")
+    heads = {t.gettext("report.th.p_no_winner"), t.gettext("report.th.p_death")}
+    assert set(re.findall(r"P\([^)]*\)", note)) == heads
+
+
+def test_czech_winners_turns_are_the_rounds_the_game_lasted_in_a_sentence() -> None:
+    """Review C6 again, in the editions' note: "tedy kola, jak dlouho hra trvala" is the
+    ungrammatical clause the review found in report.lengths.note."""
+    for key in ("report.lengths.note", "report.editions.terms"):
+        text = Translator("cs").gettext(key)
+        assert "jak dlouho hra trvala" not in text and "počet kol, která hra trvala" in text, key
+
+
+def test_czech_decimal_counts_take_the_genitive_singular() -> None:
+    """Review C5 again, in the solver's findings: a decimal ("2,3") takes the genitive singular
+    ("o 2,3 tahu"), and "jako 4 nezávislých pasiánsů" had the case of five or more."""
+    t = Translator("cs")
+    assert "o {turns} tahu více" in t.gettext("report.found.lone")
+    assert "jako {players} nezávislé pasiánsy" in t.gettext("report.found.swap")
+
+
+def test_catalan_percentages_take_the_article_and_numbers_do_not_touch() -> None:
+    """Review A3 again, in the solver's findings ("ho deixa en 28,20 %"), and "arriba al 45
+    0,012 punts més sovint", two numbers side by side (as review A18 found elsewhere)."""
+    t = Translator("ca")
+    assert "ho deixa en el {exact}" in t.gettext("report.found.swap")
+    assert "en el {bound}" in t.gettext("report.purses.note")
+    for lang in LANGUAGES:
+        lone = Translator(lang).gettext("report.found.lone")
+        assert not re.search(r"\d \{\w+\}|\} \{", lone), (lang, lone)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_our_texts_quote_the_languages_way(lang: str) -> None:
+    """Found by reading the English report: "Times 'arises per game' count every seat." quoted
+    with straight marks; every message of ours quotes with `typo.quoted`'s marks."""
+    straight = {
+        key: re.findall(r"(?<!\w)['\"]([^'\"{}]+)['\"](?!\w)", text)
+        for key, text in own_texts(lang).items()
+        if "{{" not in text  # a record's JSON ({"roll": 1..6}) keeps its own marks
+    }
+    assert {key: found for key, found in straight.items() if found} == {}

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from robinson.engine import Event
+from robinson.engine import Event, Roll, apply, from_text
+from robinson.i18n import Translator
 from robinson.web.service import GameService, SeatSpec, texts, views
 from robinson.web.service.live import LiveTable, Narration
 from robinson.web.settings import Settings
@@ -193,3 +194,18 @@ async def test_otherwise_a_viewer_back_is_sent_a_snapshot(
     assert isinstance(first, dict) and first["type"] == "snapshot"
     # then at most the presence news of its own arrival (one more watching), no update
     assert all(json.loads(m)["type"] == "state" for m in then) and len(then) <= 1, then
+
+
+@pytest.mark.parametrize("lang", ["lv", "cs", "ca", "en"])
+def test_a_half_shared_by_two_equally_near_is_one_payout_step(lang: str) -> None:
+    """Issue 20, found by reading a web game's end panel: "gives 7 tokens to Dāvis, the nearest
+    player" and "… to Bruno, the nearest player" were two steps; now one, as the log says it."""
+    names = ["Anna", "Bruno", "Dāvis"]
+    _, events = apply(from_text("standard,30,10,half 30 0r 43/20 40/20 40/20"), Roll(2))
+    steps = views.payout_steps(lang, events, names)
+    assert [s["kind"] for s in steps] == ["won", "transfer", "transfer"]  # won, bank, the shares
+    assert [s["reason"] for s in steps[1:]] == ["bank", "nearest_share"]
+    t = Translator(lang)
+    tied = t.format("event.transfer.nearest_share.tied", payer="Anna", amount=t.tokens(7),
+                    payees=t.join_names(["Bruno", "Dāvis"]))  # fmt: skip
+    assert steps[-1]["text"] == tied

@@ -88,7 +88,8 @@ def narrate_record(
     names = record.players
     print(t.rules_summary(record.ruleset), file=out)
     print(f"{t.gettext('ui.players')}: {t.join_names(names)}", file=out)
-    print(t.format("event.turn_began", name=names[record.first]), file=out)
+    # The first turn's heading sits where every later one does, under the action numbers.
+    print(f"      {t.format('event.turn_began', name=names[record.first])}", file=out)
     state = record.initial_state()
     for number, (_, after, events) in enumerate(record.steps(), start=1):
         state = after

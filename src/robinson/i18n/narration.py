@@ -116,6 +116,12 @@ def narrate_each(
             lines.append(say(t, swap, names) if first and swap is not None else "")
         elif isinstance(event, ev.Swapped) and _is_swap_move(before):
             lines.append("")  # told where its first move stands
+        elif _is_nearest_share(event) and (_is_nearest_share(before) or _is_nearest_share(after)):
+            # Two players equally near share the half: one sentence names both ("gives 7
+            # tokens each to the nearest players, Bruno and Dāvis"), not "the nearest" twice.
+            lines.append(
+                "" if _is_nearest_share(before) else _nearest_tied(t, events, i, names, second)
+            )
         elif (
             isinstance(event, ev.Chose)
             and event.square == BREAD_SQUARE
@@ -127,6 +133,34 @@ def narrate_each(
         else:
             lines.append(say(t, event, names))
     return lines
+
+
+def _is_nearest_share(event: ev.Event | None) -> bool:
+    return (
+        isinstance(event, ev.Transfer) and event.reason is Reason.NEAREST_SHARE and event.amount > 0
+    )
+
+
+def _nearest_tied(
+    t: Translator, events: Sequence[ev.Event], index: int, names: Sequence[str], second: bool
+) -> str:
+    """The half shared by the players equally near the winner, told once for all of them."""
+    run = []
+    for event in events[index:]:
+        if not _is_nearest_share(event):
+            break
+        assert isinstance(event, ev.Transfer) and event.payee is not None
+        run.append(event)
+    first = run[0]
+    assert first.payer is not None
+    you = _SecondPerson(t) if second else t
+    line = you.format(
+        "event.transfer.nearest_share.tied",
+        payer=name_of(names, first.payer),
+        amount=t.tokens(first.amount),
+        payees=t.join_names([name_of(names, e.payee) for e in run if e.payee is not None]),
+    )
+    return "" if isinstance(you, _SecondPerson) and not you.used else line
 
 
 def _is_swap_move(event: ev.Event | None) -> bool:

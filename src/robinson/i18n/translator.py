@@ -104,8 +104,13 @@ class Translator:
 
     def quoted(self, text: str) -> str:
         """`text` in the language's own quotation marks: “…” (lv, as its seed; en), „…“ (cs),
-        «…» (ca)."""
-        return self.format("typo.quoted", text=text)
+        «…» (ca). A quotation inside `text` in those marks (square 41's “the Governor”) takes
+        the language's inner marks (‘…’, ‚…‘, “…”), not the outer ones twice."""
+        opening, closing = self.gettext("typo.quoted").split("{text}")
+        inner_opening, inner_closing = self.gettext("typo.quoted.inner").split("{text}")
+        pattern = re.compile(f"{re.escape(opening)}([^{re.escape(closing)}]*){re.escape(closing)}")
+        inside = pattern.sub(lambda m: f"{inner_opening}{m.group(1)}{inner_closing}", text)
+        return self.format("typo.quoted", text=inside)
 
     def error(self, error: BaseException) -> str:
         """An engine or record error in this language (`robinson.i18n.errors`)."""

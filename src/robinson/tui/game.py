@@ -30,6 +30,7 @@ from robinson.engine import (
     Ruleset,
     State,
     TurnBegan,
+    Won,
     apply,
 )
 from robinson.i18n import Translator
@@ -199,19 +200,39 @@ class TerminalGame:
 
     def show(self, events: Sequence[Event], state: State) -> None:
         turn_began: TurnBegan | None = None
-        for event, text in zip(events, self.t.narrate_each(events, self.names), strict=True):
+        # A square's card once per action, under the line that tells the move: the swap on 36
+        # moves two pawns between 36 and 41 (36's card was printed twice), and the move home is
+        # told by the win that follows it (the card of 45 came before that line).
+        carded: set[int] = set()
+        pending: int | None = None
+        lines = self.t.narrate_each(events, self.names)
+        for index, (event, text) in enumerate(zip(events, lines, strict=True)):
             if isinstance(event, TurnBegan):
                 turn_began = event  # said after the board, as the heading of the next turn
                 continue
             if text:
                 self.say(f"  {text}")
+            if pending is not None and text:
+                self.card(pending, state, carded)
+                pending = None
             if isinstance(event, Moved):
-                for line in square_card(self.t, event.end, state.ruleset):
-                    self.say(line)
+                told_by_the_win = index + 1 < len(events) and isinstance(events[index + 1], Won)
+                if not text and told_by_the_win:
+                    pending = event.end
+                else:
+                    self.card(event.end, state, carded)
+        if pending is not None:
+            self.card(pending, state, carded)
         if turn_began is not None or state.over:
             self.show_board(state)
         if turn_began is not None and not state.over:
             self.heading(turn_began)
+
+    def card(self, square: int, state: State, carded: set[int]) -> None:
+        if square not in carded:
+            carded.add(square)
+            for line in square_card(self.t, square, state.ruleset):
+                self.say(line)
 
     def show_odds(self, state: State) -> None:
         if self.odds is not None:

@@ -69,9 +69,7 @@ def _chances_table(w: ReportWords, data: PositionData) -> str:
 def _chances_note(w: ReportWords, data: PositionData) -> str:
     odds, state = data.odds, data.state
     if state.over:
-        if state.winner is None:
-            return w.html("report.chances.nobody")
-        return w.html("report.chances.over", name=html.escape(data.record.players[state.winner]))
+        return ""  # the introduction has just said who won (or that nobody did): not again
     command = "<code>robinson odds</code>"
     if odds["method"] == "exact":
         living = len(state.living)

@@ -296,11 +296,14 @@ def _lines(
 
 def payout_steps(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[dict[str, Any]]:
     """The end of a game as separate steps for the page to show one by one: the winner reaches
-    home, takes the bank, then pays Friday's or the nearest players' shares (in event order)."""
+    home, takes the bank, then pays Friday's or the nearest players' shares (in event order).
+    Each step is a line of the narration (`narrate_each`): the shares of two players equally
+    near are one step that names both, as the log and the replay tell them."""
     steps: list[dict[str, Any]] = []
-    for e in events:
-        if isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS):
-            steps.append({**e.to_json(), "text": texts.narrate(lang, e, names)})
+    for e, line in zip(events, texts.narrate_each(lang, events, names), strict=True):
+        payout = isinstance(e, Won) or (isinstance(e, Transfer) and e.reason in PAYOUT_REASONS)
+        if payout and line:
+            steps.append({**e.to_json(), "text": line})
     return steps
 
 

@@ -59,6 +59,7 @@ export async function loadTexts(lang, gameId) {
   Object.assign(texts, { lang, game: gameId || null, ui: data.ui, plurals: data.plurals,
     pluralIndex: data.plural_index, options: data.options, squares: data.squares, rules: data.rules });
   document.documentElement.lang = lang;
+  document.documentElement.dataset.texts = lang;  // the fallbacks' English may show now (style.css)
   for (const node of document.querySelectorAll("[data-ui]")) node.textContent = t(node.dataset.ui);
   for (const node of document.querySelectorAll("[data-ui-label]")) node.setAttribute("aria-label", t(node.dataset.uiLabel));
   document.title = t("ui.title", {}, "Robinson");
