@@ -3,19 +3,16 @@
 import { COLOURS, drawBoard } from "./board.js";
 import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
-import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
-import { $, make, openTable, showError, switchLanguage } from "./table.js";
-import { browserLanguage, errorText, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { request } from "./api.js";
+import { $, make, showError } from "./dom.js";
+import { clockChoice, clockSeconds, renderInvites } from "./seats.js";
+import { askInvitePanel, hostSecret, rememberHost } from "./storage.js";
+import { openTable, switchLanguage } from "./table.js";
+import { browserLanguage, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 import { isPronoun, myName, rememberName, renderYourTables } from "./yours.js";
 
-async function api(path, body) {
-  const r = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw Object.assign(new Error(data.error ? errorText(data.error) : r.statusText),
-    { code: data.error && data.error.code, serverMessage: data.error && data.error.message });
-  return data;
-}
+// GET `path`, or POST `body` to it; a refusal is thrown as an ApiError (api.js).
+const api = (path, body) => request(path, { body });
 
 // ---------------------------------------------------------------------------------- home page
 let meta = null;
@@ -79,8 +76,7 @@ async function drawHomeBoard() {
   const edition = document.querySelector("[name=edition]").value || "standard";
   let squares = texts.squares;
   try {
-    const r = await fetch(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`);
-    if (r.ok) squares = (await r.json()).squares;
+    squares = (await request(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`)).squares;
   } catch { /* offline for a moment: the squares already loaded */ }
   if (asked === homeBoardAsked) drawBoard($("home-board"), squares, null, 1000, false);
 }
@@ -172,7 +168,7 @@ function checkForm(rows) {
 // The server's refusal: on the seat it names ("seat 2: …"), else beside the Create button.
 function markServerRefusal(e, rows) {
   clearMarks();
-  const seat = /^seat (\d+):/.exec(e.serverMessage || "");
+  const seat = /^seat (\d+):/.exec(e.detail || "");
   const row = seat && rows[Number(seat[1])];
   if (row) {
     const input = row.querySelector("[name=name]");
@@ -233,7 +229,7 @@ async function playWithFriends() {
       start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
       move_seconds: clockSeconds(), wait_for: friends });
     rememberHost(made.table, made.host);
-    sessionStorage.setItem(`robinson.show-invites.${made.table}`, "1");
+    askInvitePanel(made.table);
     const mine = made.seats[0].token ? `#${made.seats[0].token}` : "";
     location.href = `/t/${made.table}${mine}`;
   } catch (e) { markServerRefusal(e, rows); }

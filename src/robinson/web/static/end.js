@@ -2,16 +2,11 @@
 // standings (purses, where each player stands or died). Shared by the table and the replay.
 import { seatIcon } from "./board.js";
 import { still } from "./motion.js";
+import { make } from "./dom.js";
 import { t, tn } from "./texts.js";
 
 const PAYOUT = ["bank", "friday_share", "nearest_share"];
 
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
 
 // The payout steps of a game's last events with their narration (for the replay, which has the
 // events; a live game's view carries them ready made).

@@ -2,12 +2,12 @@
 // after the game the chart of every seat's chances over the turns with the biggest swings.
 // Everything comes from GET /api/games/{game}/odds and /odds/history (docs/protocol.md); a 202
 // answer means the server is still solving this edition's chances: say so and ask again.
+import { request } from "./api.js";
 import { COLOURS } from "./board.js";
+import { make as node, svgNode } from "./dom.js";
+import { keepOddsHidden, oddsHidden } from "./storage.js";
 import { t, texts, tn } from "./texts.js";
 
-const HIDDEN = "robinson.odds.hidden";
-const RETRY_MS = 1500;
-const SVG = "http://www.w3.org/2000/svg";
 const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
 // "game/version" -> the answer for it, asked once (a past position's chances never change; a
 // `state`, presence, re-renders from it, and a redrawn list keeps its bars with no empty blink)
@@ -18,19 +18,6 @@ if (!document.querySelector('link[href="/static/odds.css"]')) {
   document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/odds.css" }));
 }
 
-function node(tag, text, attrs = {}) {
-  const n = document.createElement(tag);
-  if (text !== undefined && text !== null) n.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  return n;
-}
-
-function svgNode(tag, attrs = {}) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  return n;
-}
-
 // "36,3 %" in lv, cs and ca (a no-break space, which the browser's Latvian format lacks), "36.3%"
 // in English: the same as the terminal and the report (robinson.i18n.numbers).
 export function percent(p) {
@@ -38,24 +25,12 @@ export function percent(p) {
   return text.replace(/[\s\u00a0\u202f]*%/, texts.lang === "en" ? "%" : "\u00a0%").replace(/^-/, "\u2212");
 }
 
-const hidden = () => localStorage.getItem(HIDDEN) === "1";
+const hidden = oddsHidden;
 
 // A 202 (the chances being solved) is asked again until the answer comes; a 429 or 503 (too
 // many long computations at once, from this address or in all) a few times, after Retry-After.
-async function fetchJson(url) {
-  for (let refused = 0; ; ) {
-    const r = await fetch(url);
-    const busy = (r.status === 429 || r.status === 503) && refused++ < 5;
-    if (r.status !== 202 && !busy) {
-      const data = await r.json();
-      if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
-      return data;
-    }
-    if (!busy) markComputing();
-    const wait = busy ? 1000 * (Number(r.headers.get("retry-after")) || 1) : RETRY_MS;
-    await new Promise((done) => setTimeout(done, wait));
-  }
-}
+// A refusal is thrown in the viewer's words (api.js).
+const fetchJson = (url) => request(url, { retries: 5, onPending: markComputing, pendingMs: 1500 });
 
 // The turn of the position in view, marked on the chart when there is one.
 const lastVersion = new Map();
@@ -84,7 +59,7 @@ function toggle(list, refresh) {
   let button = document.getElementById("odds-toggle");
   if (!button) {
     button = node("button", null, { type: "button", id: "odds-toggle" });
-    button.onclick = () => { localStorage.setItem(HIDDEN, hidden() ? "0" : "1"); refresh(); };
+    button.onclick = () => { keepOddsHidden(!hidden()); refresh(); };
     list.before(button);
   }
   button.textContent = hidden() ? t("web.odds.show") : t("web.odds.hide");
@@ -163,7 +138,12 @@ export async function showChart(gameId, where, names, jump) {
   let data = charts.get(gameId);
   if (!data) {
     box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", t("web.odds.computing")));
-    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+    try {
+      data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+    } catch (e) {  // said where the chart would be; asked again at the next drawing
+      box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", e.message, { class: "odds-problem", role: "alert" }));
+      return null;
+    }
     charts.set(gameId, data);
   }
   const points = data.points;

@@ -7,28 +7,24 @@ import { payoutOf, renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
-import { errorText, t } from "./texts.js";
-
-
-// The replay is heavy work (the server's heavy lane, a few jobs per address): a page that
-// reloads while its last requests still run may be told `busy` or `rate_limited` (503, 429)
-// with Retry-After: it waits that long and asks again, a few times.
-async function fetchPatiently(url, tries = 5) {
-  for (let k = 1; ; k++) {
-    const r = await fetch(url);
-    if ((r.status !== 429 && r.status !== 503) || k >= tries) return r;
-    const wait = Math.min(5, Number(r.headers.get("retry-after")) || 1);
-    await new Promise((done) => setTimeout(done, wait * 1000));
-  }
-}
+import { request } from "./api.js";
+import { $ } from "./dom.js";
+import { foldLog, redrawBoard, renderPlayers, showDie } from "./scene.js";
+import { t } from "./texts.js";
 
 // Returns "missing" for a game the server does not know (the caller says so), else shows it.
+// The replay is heavy work (the server's heavy lane, a few jobs per address): a page that
+// reloads while its last requests still run may be told `busy` or `rate_limited` (503, 429)
+// with Retry-After: it waits that long (5 s at most) and asks again, a few times. Another
+// refusal is thrown (an ApiError: in the viewer's words).
 export async function openReplay(gameId, lang) {
-  const r = await fetchPatiently(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
-  const data = await r.json();
-  if (!r.ok && data.error?.code === "unknown_game") return "missing";
-  if (!r.ok) throw new Error(data.error ? errorText(data.error) : r.statusText);
+  let data;
+  try {
+    data = await request(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`, { retries: 4, maxWait: 5 });
+  } catch (e) {
+    if (e.code === "unknown_game") return "missing";
+    throw e;
+  }
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
   $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   // The controls go in the dock: beside the die and purses on a desk, and in the bar at the
