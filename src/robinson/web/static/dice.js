@@ -1,3 +1,4 @@
+// @ts-check
 // Fair dice at the table (docs/fair-dice.md): the server's commitment, the seats' seeds as they
 // arrive, this browser's own seed for each seat it holds (given before the game's first roll),
 // and "Check every roll" on the record once the seed is revealed (verify.js, both schemes).
@@ -34,7 +35,7 @@ export function renderDice(game, view) {
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
-  const offline = document.querySelector('a[href^="/static/verify.html"]');  // in the viewer's language
+  const offline = /** @type {HTMLAnchorElement | null} */ (document.querySelector('a[href^="/static/verify.html"]'));  // in the viewer's language
   if (offline) offline.href = `/static/verify.html?lang=${texts.lang}`;
   const list = $("dice-seeds");
   list.replaceChildren();

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a game: who won, the payout step by step (the engine's events), and the final
 // standings (purses, where each player stands or died). Shared by the table and the replay.
 import { seatIcon } from "./board.js";
@@ -22,7 +23,7 @@ export function payoutOf(events, lines, told) {
 // The rules' ranking, as the terminal's (cli.standings_rule): the winner first, then by the
 // tokens in the purse, then by how far along the board.
 function ranked(game) {
-  return [...game.players].sort((a, b) => (b.seat === game.winner) - (a.seat === game.winner)
+  return [...game.players].sort((a, b) => Number(b.seat === game.winner) - Number(a.seat === game.winner)
     || b.purse - a.purse || b.position - a.position);
 }
 

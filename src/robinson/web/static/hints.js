@@ -1,3 +1,4 @@
+// @ts-check
 // How to play, shown once (issue 18 "Rules and help"): a player's first game here gets the
 // rules page's five-line quick start beside the board, until "Got it" (kept in localStorage,
 // for every table after). Spectators and finished games do not get it.

@@ -1,3 +1,4 @@
+// @ts-check
 // "E-mail me when it is my turn" (docs/notifications.md "E-mail"): a seat's owner leaves an
 // address; the server sends a confirmation e-mail and nothing else until its link is opened.
 // seats.js puts the panel in the seat's row after each render: the same element each time, so

@@ -1,3 +1,4 @@
+// @ts-check
 // The chances: a bar per seat at the table (hideable), each option's chance at a decision, and
 // after the game the chart of every seat's chances over the turns with the biggest swings.
 // Everything comes from GET /api/games/{game}/odds and /odds/history (docs/protocol.md); a 202
@@ -44,7 +45,7 @@ function markChart(gameId, version) {
     const at = data.points.filter((p) => p.version <= version).length - 1;
     const hit = box.querySelectorAll(".odds-hit")[Math.max(at, 0)];
     const x = Number(hit.getAttribute("x")) + Number(hit.getAttribute("width")) / 2;
-    now.setAttribute("x1", x); now.setAttribute("x2", x); now.setAttribute("visibility", "visible");
+    now.setAttribute("x1", String(x)); now.setAttribute("x2", String(x)); now.setAttribute("visibility", "visible");
   }
 }
 
@@ -76,8 +77,9 @@ export async function showOdds(gameId, version, toMove = null) {
   toggle(list, refresh);
   let note = document.getElementById("odds-note");
   if (!note) { note = node("p", null, { id: "odds-note", "aria-live": "polite" }); list.after(note); }
-  const rows = [...list.querySelectorAll("[data-player]")];
+  const rows = [.../** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll("[data-player]"))];
   for (const row of rows) {
+    /** @type {HTMLElement | null} */
     let bar = row.querySelector("[data-odds-seat]");
     if (!bar) {
       bar = node("div", null, { class: "odds", "data-odds-seat": row.dataset.player });
@@ -87,7 +89,7 @@ export async function showOdds(gameId, version, toMove = null) {
     bar.hidden = hidden();
   }
   note.hidden = hidden();
-  const chances = () => document.querySelectorAll("#actions [data-move] .chance");
+  const chances = () => /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#actions [data-move] .chance"));
   for (const span of chances()) span.hidden = hidden();
   if (hidden()) return;
   const key = `${gameId}/${version}`;
@@ -111,19 +113,19 @@ export async function showOdds(gameId, version, toMove = null) {
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
   for (const row of list.querySelectorAll("[data-player]")) {
-    const bar = row.querySelector("[data-odds-seat]");
+    const bar = /** @type {HTMLElement | null} */ (row.querySelector("[data-odds-seat]"));
     if (!bar) continue;
     const p = data.p_win[Number(bar.dataset.oddsSeat)];
     bar.classList.remove("computing");
-    bar.dataset.oddsValue = p;
-    bar.querySelector(".odds-fill").style.width = `${(100 * p).toFixed(1)}%`;
+    bar.dataset.oddsValue = String(p);
+    /** @type {HTMLElement} */ (bar.querySelector(".odds-fill")).style.width = `${(100 * p).toFixed(1)}%`;
     bar.querySelector(".odds-text").textContent = `${t("web.odds.title")}: ${percent(p)}`;
     bar.title = percent(p);
     bar.dataset.percent = (100 * p).toFixed(1);
   }
   // at a decision, each option's chance on its button: "Move on → 9 The cave · 35.2%"
   for (const span of chances()) {
-    const p = data.options && toMove !== null ? data.options[span.parentNode.dataset.move] : undefined;
+    const p = data.options && toMove !== null ? data.options[/** @type {HTMLElement} */ (span.parentNode).dataset.move] : undefined;
     span.textContent = p === undefined ? "" : ` · ${percent(p)}`;
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // "Tell me when it is my turn" (docs/notifications.md): this browser's Web Push subscription for
 // the seats it holds at a table. Loaded only when a player turns it on or off (or changes the
 // language while it is on): the table's page does not carry it otherwise.

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's social side (issue 18): a few canned reactions for the seated players, shown to
 // everyone as a bubble by the player's pawn (and said to screen readers), and how many are
 // watching. Reactions are never stored: a page that comes later does not see them.

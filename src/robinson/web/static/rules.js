@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page (/rules) in the viewer's language: the printed rules' own words (lv, cs, ca:
 // the seeds, verbatim; en: ours), the 45 squares with their pictures and printed effect lines,
 // what each edition changes, and what each bot does.

@@ -1,3 +1,4 @@
+// @ts-check
 // Seats that stay yours (docs/protocol.md "Seats"): claiming an invite, the host's Invite panel
 // with links and QR codes, presence dots, the clock's countdown, handing a seat to a bot (with
 // confirmation) and taking it back, and a seat's own link for another device.
@@ -308,7 +309,7 @@ function clockText(seconds) {
 // And how long each absent player has been away ("away 0:14").
 function tick() {
   const now = Date.now() + seats.skew;
-  for (const node of document.querySelectorAll("[data-away-since]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-away-since]"))) {
     node.textContent = t("web.away_for", { time: clockText(Math.max(0, Math.floor((now - Date.parse(node.dataset.awaySince)) / 1000))) });
   }
   const big = $("turn-clock");
@@ -317,11 +318,11 @@ function tick() {
   const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - now) / 1000));
   const text = clockText(left);
   warn(left, text);
-  for (const node of [document.querySelector("[data-clock]"), big]) {
+  for (const node of [/** @type {HTMLElement | null} */ (document.querySelector("[data-clock]")), big]) {
     if (!node) continue;
     node.textContent = text;
-    node.dataset.left = left;
-    node.dataset.low = left <= 10;
+    node.dataset.left = String(left);
+    node.dataset.low = String(left <= 10);
     node.setAttribute("aria-label", t("web.time_left", { time: text }));
   }
 }
@@ -361,6 +362,6 @@ export function clockChoice() {
 }
 
 export function clockSeconds() {
-  const value = document.querySelector("[name=move_seconds]")?.value;
+  const value = /** @type {HTMLSelectElement | null} */ (document.querySelector("[name=move_seconds]"))?.value;
   return value ? Number(value) : null;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Vacation for long clocks (issue 19, docs/protocol.md "Clocks"): a seat of a table that gives
 // vacation days may pause its own clock for whole days; everyone sees "on vacation until …" by
 // the name. seats.js puts the owner's control in the seat's row after each render.

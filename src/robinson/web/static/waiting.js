@@ -1,3 +1,4 @@
+// @ts-check
 // The waiting room (issue 18): a table made by "Play with friends" makes no move until the
 // friends have taken their seats (game.awaited lists those still to come). Everyone sees who is
 // awaited ("invite sent – not here yet" by the name, and in the banner); the host may start

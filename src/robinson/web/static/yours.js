@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser remembers of its player: the name asked once on the home page, and the
 // tables it holds seats at ("Your tables" on the home page, docs/web-page.md).
 //
@@ -109,15 +110,16 @@ export async function renderYourTables(box) {
     const li = row(k, games[i], redraw);
     (games[i] && games[i].over ? finished : playing).push(li);
   });
-  playing.sort((a, b) => ("yourMove" in b.dataset) - ("yourMove" in a.dataset));  // stable
+  playing.sort((a, b) => Number("yourMove" in b.dataset) - Number("yourMove" in a.dataset));  // stable
   box.hidden = !playing.length && !finished.length;
   const list = make("ul", null, { id: "your-tables-list" });
   list.append(...playing);
   box.replaceChildren(make("h2", t("web.your_tables"), { id: "your-tables-heading" }), list);
   if (finished.length) {
     const folded = make("details", null, { id: "finished-tables" });
-    folded.append(make("summary", t("web.finished_tables", { n: finished.length })), make("ul", null));
-    folded.lastChild.append(...finished);
+    const list = make("ul", null);
+    folded.append(make("summary", t("web.finished_tables", { n: finished.length })), list);
+    list.append(...finished);
     box.append(folded);
   }
 }
