@@ -25,8 +25,6 @@ import { ownSeat, renderActions, renderRematch, renderTurn } from "./turn.js";
 import { renderWaiting } from "./waiting.js";
 import { rememberTable } from "./yours.js";
 
-export { showError } from "./dom.js";
-
 /** @typedef {import("./types.js").GameView} GameView */
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
 /** @typedef {import("./types.js").GameEvent} GameEvent */
