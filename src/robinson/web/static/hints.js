@@ -6,7 +6,6 @@ import { make } from "./dom.js";
 import { keepQuickStartSeen, quickStartSeen } from "./storage.js";
 import { t } from "./texts.js";
 
-
 export function renderHints(box, game, you) {
   const show = you.length > 0 && !game.over && !quickStartSeen();
   box.hidden = !show;

@@ -10,7 +10,6 @@ import { t, texts } from "./texts.js";
 const panels = new Map();  // "table:seat" -> the panel (a <details>)
 let enabled = null;  // whether this server sends e-mail (GET /api/meta `mail`), once asked
 
-
 async function sendsMail() {
   if (enabled === null) {
     try { enabled = !!(await request("/api/meta")).mail; } catch { return false; }

@@ -6,7 +6,6 @@ import { request } from "./api.js";
 import { make } from "./dom.js";
 import { t, tn, texts } from "./texts.js";
 
-
 // "on vacation until 5 Dec, 14:00" in the viewer's language, for a seat on vacation.
 export function vacationNote(p) {
   if (!p.vacation_until) return null;

@@ -8,7 +8,6 @@ import { make } from "./dom.js";
 import { hostSecret } from "./storage.js";
 import { t } from "./texts.js";
 
-
 export function awaiting(game) { return !game.over && (game.awaited || []).length > 0; }
 
 // After the players' list and the banner are drawn: mark the awaited seats, say whom the

@@ -3,14 +3,13 @@
 // tables it holds seats at ("Your tables" on the home page, docs/web-page.md).
 //
 // The seats' secrets are kept by table.js and seats.js (`robinson.tokens.{table}`,
-// `robinson.host.{table}`); this module keeps beside them which seats those secrets hold and
-// when the table was last opened (`robinson.tables`), so the home page can say "your move"
-// with one read of each table and no secret sent anywhere.
+// `robinson.host.{table}`, through storage.js like every key); this module keeps beside them
+// which seats those secrets hold and when the table was last opened (`robinson.tables`), so the
+// home page can say "your move" with one read of each table and no secret sent anywhere.
 import { request } from "./api.js";
 import { make } from "./dom.js";
 import { forgetSecrets, keepName, keepTableIndex, savedName, tableIndex, tablesHeld } from "./storage.js";
 import { t, texts } from "./texts.js";
-
 
 export const SHOWN = 20;  // tables read at most (one GET each: the home page stays light)
 
