@@ -120,7 +120,7 @@ function toYou(entry, you) {
 const notes = (lines) => (lines || []).map((line) => ({ kind: "note", seat: null, line }));
 
 /** One handler per message type; each may wait (an update's die and pawns are told first).
- * @type {{[K in ServerMessage["type"]]?: (msg: Extract<ServerMessage, {type: K}>) => Promise<void> | void}} */
+ * @type {{[K in ServerMessage["type"]]: (msg: Extract<ServerMessage, {type: K}>) => Promise<void> | void}} */
 const HANDLERS = {
   async snapshot(msg) {
     const newGame = !state.game || state.game.id !== msg.game.id;
@@ -166,6 +166,7 @@ const HANDLERS = {
     if (state.game) render();
   },
   ack() { showError(""); },
+  pong() {},  // the answer to a ping (this page sends none): nothing to show
   reaction(msg) { showReaction(msg, state.game); },
 };
 
