@@ -184,3 +184,22 @@ def test_a_refused_replay_request_is_told_in_czech(server: Server, chromium: Bro
         assert violations == []
     finally:
         page.context.close()
+
+
+@pytest.mark.browser
+def test_a_request_that_gets_no_answer_is_told_in_czech(server: Server, chromium: Browser) -> None:
+    """A request that never reaches the server (the network gone) is the code `network`, with
+    the catalog's words (web.error.network), not the browser's "Failed to fetch"."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    page, violations = _page(chromium, "cs")
+    page.route("**/seats/0/device", lambda route: route.abort("internetdisconnected"))
+    try:
+        page.goto(f"{server.base}/t/{t['table']}#{t['seats'][0]['token']}")
+        page.wait_for_selector("[data-player='0'] .you")
+        page.wait_for_selector("#dice-seeds li[data-seat='0']", state="attached")
+        page.click("[data-seat-menu='0'] > summary")
+        page.click("[data-player='0'] details.device summary")
+        _shows(page, "#error", _cs("web.error.network"))
+        assert violations == []
+    finally:
+        page.context.close()
