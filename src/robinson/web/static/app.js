@@ -1,21 +1,26 @@
+// @ts-check
 // The Robinson page: the home page (what the game is, play now, create a table), a table
 // (table.js), a replay (replay.js) or the rules (rules.js).
 import { COLOURS, drawBoard } from "./board.js";
 import { openReplay } from "./replay.js";
 import { openRules } from "./rules.js";
-import { clockChoice, clockSeconds, hostSecret, rememberHost, renderInvites } from "./seats.js";
-import { $, make, openTable, showError, switchLanguage } from "./table.js";
-import { browserLanguage, errorText, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
+import { request } from "./api.js";
+import { $, make, showError } from "./dom.js";
+import { clockChoice, clockSeconds, renderInvites } from "./seats.js";
+import { askInvitePanel, hostSecret, rememberHost } from "./storage.js";
+import { openTable, switchLanguage } from "./table.js";
+import { browserLanguage, loadTexts, ownLanguage, pickedLanguage, rememberLanguage, t, texts } from "./texts.js";
 import { isPronoun, myName, rememberName, renderYourTables } from "./yours.js";
 
-async function api(path, body) {
-  const r = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw Object.assign(new Error(data.error ? errorText(data.error) : r.statusText),
-    { code: data.error && data.error.code, serverMessage: data.error && data.error.message });
-  return data;
-}
+/** A field of the form (an input or a select: what the code reads is `value`).
+ * @param {string} selector @param {ParentNode} [root] @returns {HTMLInputElement} */
+const formField = (selector, root = document) => /** @type {HTMLInputElement} */ (root.querySelector(selector));
+/** @param {string} id */
+const input = (id) => /** @type {HTMLInputElement} */ ($(id));
+const form = () => /** @type {HTMLFormElement} */ ($("create"));
+
+// GET `path`, or POST `body` to it; a refusal is thrown as an ApiError (api.js).
+const api = (path, body) => request(path, { body });
 
 // ---------------------------------------------------------------------------------- home page
 let meta = null;
@@ -42,16 +47,16 @@ function seatRow(name, kind) {
 // Seat numbers, colours and labels follow the rows (after a removal too, and in a new language).
 function labelSeats() {
   $("seats").querySelectorAll(".seat").forEach((row, i) => {
-    row.querySelector(".swatch").style.background = COLOURS[i];
-    row.querySelector("input").setAttribute("aria-label", t("web.seat_name", { n: i + 1 }));
-    const age = row.querySelector("[name=age]");
+    /** @type {HTMLElement} */ (row.querySelector(".swatch")).style.background = COLOURS[i];
+    formField("input", row).setAttribute("aria-label", t("web.seat_name", { n: i + 1 }));
+    const age = formField("[name=age]", row);
     age.setAttribute("aria-label", t("web.seat_age", { n: i + 1 }));
     age.setAttribute("placeholder", t("ui.age"));
-    const kind = row.querySelector("select");
+    const kind = /** @type {HTMLSelectElement} */ (row.querySelector("select"));
     kind.setAttribute("aria-label", t("web.seat_kind", { n: i + 1 }));
     kind.options[0].textContent = t("ui.human");
     for (const o of [...kind.options].slice(1)) o.textContent = t("web.bot_named", { bot: t(`web.bot.${o.value.slice(4)}`, {}, o.value.slice(4)) });
-    row.querySelector(".remove").setAttribute("aria-label", t("web.remove_seat", { n: i + 1 }));
+    formField(".remove", row).setAttribute("aria-label", t("web.remove_seat", { n: i + 1 }));
   });
 }
 
@@ -64,9 +69,9 @@ function labelBots() {
 function labelHome() {
   labelSeats(); labelEditions(); labelBots();
   $("starts-hint").textContent = t("web.starts_hint");
-  $("my-name").placeholder = t("web.your_name_hint");
+  input("my-name").placeholder = t("web.your_name_hint");
   renderYourTables($("your-tables"));
-  if (!editionPicked) document.querySelector("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
+  if (!editionPicked) formField("[name=edition]").value = EDITION_OF[texts.lang] || "standard";
   drawHomeBoard();
 }
 
@@ -76,11 +81,10 @@ function labelHome() {
 let homeBoardAsked = 0;  // only the latest question draws (language and edition both change it)
 async function drawHomeBoard() {
   const asked = ++homeBoardAsked;
-  const edition = document.querySelector("[name=edition]").value || "standard";
+  const edition = formField("[name=edition]").value || "standard";
   let squares = texts.squares;
   try {
-    const r = await fetch(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`);
-    if (r.ok) squares = (await r.json()).squares;
+    squares = (await request(`/api/i18n/${texts.lang}?edition=${encodeURIComponent(edition)}`)).squares;
   } catch { /* offline for a moment: the squares already loaded */ }
   if (asked === homeBoardAsked) drawBoard($("home-board"), squares, null, 1000, false);
 }
@@ -88,7 +92,7 @@ async function drawHomeBoard() {
 async function home() {
   $("home").hidden = false;
   meta = await api("/api/meta");
-  const edition = document.querySelector("[name=edition]");
+  const edition = formField("[name=edition]");
   for (const e of meta.editions) edition.append(make("option", e.name, { value: e.name }));
   edition.onchange = () => { editionPicked = true; drawHomeBoard(); };
   const add = (name, kind) => {
@@ -98,7 +102,7 @@ async function home() {
   add(myName() || "Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
   askName();
   labelHome();
-  $("add-seat").onclick = () => { add("", "human"); $("seats").querySelector(".seat:last-of-type input").focus(); };
+  $("add-seat").onclick = () => { add("", "human"); formField(".seat:last-of-type input", $("seats")).focus(); };
   $("play-now").onclick = () => playNow();
   $("play-friends").onclick = () => playWithFriends();
   // Back from a table (the browser may show this page as it was): the tables as they are now
@@ -106,11 +110,11 @@ async function home() {
   $("create-go").before(clockChoice(), " ");
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
-    const f = new FormData($("create"));
+    const f = new FormData(form());
     const rows = [...$("seats").querySelectorAll(".seat")];
     if (!checkForm(rows)) return;
     const seats = rows.map((row) => {
-      const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
+      const kind = formField("[name=kind]", row).value, name = formField("input", row).value;
       return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
     });
     try {
@@ -153,18 +157,18 @@ function checkForm(rows) {
   clearMarks();
   const seen = new Map();
   rows.forEach((row, i) => {
-    const input = row.querySelector("[name=name]");
+    const input = formField("[name=name]", row);
     const key = same(input.value);
     if (!key) mark(input, t("web.form.name_missing", { n: i + 1 }), row);
     else if (isPronoun(input.value)) mark(input, t("web.form.name_pronoun"), row);
     else if (seen.has(key)) mark(input, t("web.form.name_taken", { n: i + 1, other: seen.get(key) + 1 }), row);
     else seen.set(key, i);
   });
-  const stake = document.querySelector("[name=stake]"), start = document.querySelector("[name=start_tokens]");
+  const stake = formField("[name=stake]"), start = formField("[name=start_tokens]");
   if (Number(stake.value) > Number(start.value)) {
     mark(stake, t("web.form.stake", { start: start.value }), stake.closest("label"));
   }
-  const first = $("create").querySelector("[aria-invalid]");
+  const first = formField("[aria-invalid]", $("create"));
   first?.focus();
   return !first;
 }
@@ -172,10 +176,10 @@ function checkForm(rows) {
 // The server's refusal: on the seat it names ("seat 2: …"), else beside the Create button.
 function markServerRefusal(e, rows) {
   clearMarks();
-  const seat = /^seat (\d+):/.exec(e.serverMessage || "");
+  const seat = /^seat (\d+):/.exec(e.detail || "");
   const row = seat && rows[Number(seat[1])];
   if (row) {
-    const input = row.querySelector("[name=name]");
+    const input = formField("[name=name]", row);
     mark(input, t("web.form.name_refused", { n: Number(seat[1]) + 1 }), row);
     input.focus();
   } else {
@@ -188,7 +192,7 @@ function markServerRefusal(e, rows) {
 function youngest(rows) {
   let first = 0, best = Infinity;
   rows.forEach((row, i) => {
-    const text = row.querySelector("[name=age]").value.trim();
+    const text = formField("[name=age]", row).value.trim();
     if (text !== "" && Number(text) < best) { best = Number(text); first = i; }
   });
   return first;
@@ -199,8 +203,8 @@ function youngest(rows) {
 // the narration is built on it) and starts; the bots take other names.
 async function playNow() {
   // (from /rules too, where the form is not filled: the language's edition, the name kept)
-  const edition = document.querySelector("[name=edition]").value || EDITION_OF[texts.lang] || "standard";
-  const typed = $("seats").querySelector(".seat input")?.value.trim();
+  const edition = formField("[name=edition]").value || EDITION_OF[texts.lang] || "standard";
+  const typed = formField(".seat input", $("seats"))?.value.trim();
   if (!nameIsFine()) return;
   const me = typed || myName() || "Anna";
   const others = ["Bruno", "Cila", "Dora"].filter((n) => n.toLowerCase() !== me.toLowerCase()).slice(0, 2);
@@ -218,12 +222,12 @@ async function playNow() {
 async function playWithFriends() {
   if (!nameIsFine()) return;
   const rows = [...$("seats").querySelectorAll(".seat")];
-  const kinds = rows.map((row) => row.querySelector("[name=kind]"));
+  const kinds = rows.map((row) => formField("[name=kind]", row));
   if (!kinds.slice(1).some((k) => k.value === "human")) kinds[1].value = "human";
   if (!checkForm(rows)) return;
-  const f = new FormData($("create"));
+  const f = new FormData(form());
   const seats = rows.map((row) => {
-    const kind = row.querySelector("[name=kind]").value, name = row.querySelector("input").value;
+    const kind = formField("[name=kind]", row).value, name = formField("input", row).value;
     return kind.startsWith("bot:") ? { name, kind: "bot", bot: kind.slice(4) } : { name, kind: "human" };
   });
   // a waiting room: no move until the friends have taken their seats (or the host starts)
@@ -233,7 +237,7 @@ async function playWithFriends() {
       start_tokens: Number(f.get("start_tokens")), stake: Number(f.get("stake")), language: texts.lang,
       move_seconds: clockSeconds(), wait_for: friends });
     rememberHost(made.table, made.host);
-    sessionStorage.setItem(`robinson.show-invites.${made.table}`, "1");
+    askInvitePanel(made.table);
     const mine = made.seats[0].token ? `#${made.seats[0].token}` : "";
     location.href = `/t/${made.table}${mine}`;
   } catch (e) { markServerRefusal(e, rows); }
@@ -242,12 +246,12 @@ async function playWithFriends() {
 // The viewer's name, asked once and remembered: it fills the form's first seat (while that
 // still holds the name of before) and names the viewer's seat at every table made here.
 function askName() {
-  const field = $("my-name");
+  const field = input("my-name");
   field.maxLength = meta.limits.name;
   field.value = myName();
   let before = field.value || "Anna";
   field.oninput = () => {
-    const first = $("seats").querySelector(".seat input");
+    const first = formField(".seat input", $("seats"));
     if (first && (first.value === before || !first.value)) first.value = field.value.trim() || "Anna";
     before = field.value.trim() || "Anna";
     if (!isPronoun(field.value)) rememberName(field.value);
@@ -257,7 +261,7 @@ function askName() {
 
 // A name, never a pronoun ("You rolls 6"): the field says so and keeps the focus.
 function nameIsFine() {
-  const field = $("my-name"), first = $("seats").querySelector(".seat input");
+  const field = input("my-name"), first = formField(".seat input", $("seats"));
   clearMarks();
   for (const input of [field, first]) {
     if (input && isPronoun(input.value)) {
@@ -277,7 +281,7 @@ function markName(input, text) {
 }
 
 function labelEditions() {
-  for (const o of document.querySelectorAll("[name=edition] option")) {
+  for (const o of /** @type {NodeListOf<HTMLOptionElement>} */ (document.querySelectorAll("[name=edition] option"))) {
     o.textContent = t(`edition.${o.value}`, {}, o.value);
   }
 }
@@ -346,13 +350,13 @@ async function start() {
   const path = location.pathname.split("/").filter(Boolean);
   const found = await where(path);
   const lang = pickedLanguage() || ownLanguage() || found.language || browserLanguage();
-  $("lang").value = lang;
-  $("lang").onchange = async () => {
-    rememberLanguage($("lang").value);
+  input("lang").value = lang;
+  input("lang").onchange = async () => {
+    rememberLanguage(input("lang").value);
     if (path[0] === "replay") { location.reload(); return; }  // the position is in the address
-    if (path[0] === "t") await switchLanguage($("lang").value);
-    else if (path[0] === "rules") { await loadTexts($("lang").value, null); await openRules(playNow); }
-    else { await loadTexts($("lang").value, null); labelHome(); }
+    if (path[0] === "t") await switchLanguage(input("lang").value);
+    else if (path[0] === "rules") { await loadTexts(input("lang").value, null); await openRules(playNow); }
+    else { await loadTexts(input("lang").value, null); labelHome(); }
   };
   try {
     await loadTexts(lang, found.game);

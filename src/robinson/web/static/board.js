@@ -1,3 +1,4 @@
+// @ts-check
 // The SVG board: a drawn scene (the sea and the ship at the start, the island, the hills, home
 // at the end), 45 squares along a winding path, each with its pictogram, pawns, Friday links,
 // the die and the parrot. Pure DOM, no HTML strings, so names and texts can never be read as

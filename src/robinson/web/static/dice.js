@@ -1,19 +1,21 @@
+// @ts-check
 // Fair dice at the table (docs/fair-dice.md): the server's commitment, the seats' seeds as they
 // arrive, this browser's own seed for each seat it holds (given before the game's first roll),
 // and "Check every roll" on the record once the seed is revealed (verify.js, both schemes).
 import "./verify.js";
-import { errorText, t, texts, tn } from "./texts.js";
+import { request } from "./api.js";
+import { $ } from "./dom.js";
+import { diceSeed, keepDiceSeed } from "./storage.js";
+import { t, texts, tn } from "./texts.js";
 
-const $ = (id) => document.getElementById(id);
 const given = new Set();  // "game/seat" this page has sent a seed for
 
 // This browser's seed for a seat of a game, kept for the tab's life so it can recognise it.
 function ownSeed(game, seat) {
-  const name = `robinson.dice.${game}.${seat}`;
-  let seed = sessionStorage.getItem(name);
+  let seed = diceSeed(game, seat);
   if (!seed) {
     seed = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    sessionStorage.setItem(name, seed);
+    keepDiceSeed(game, seat, seed);
   }
   return seed;
 }
@@ -33,7 +35,7 @@ export function renderDice(game, view) {
   $("seed-hash").textContent = game.seed_sha256;
   $("seed").textContent = game.seed || t("web.seed_hidden");
   $("verify").hidden = !game.seed;
-  const offline = document.querySelector('a[href^="/static/verify.html"]');  // in the viewer's language
+  const offline = /** @type {HTMLAnchorElement | null} */ (document.querySelector('a[href^="/static/verify.html"]'));  // in the viewer's language
   if (offline) offline.href = `/static/verify.html?lang=${texts.lang}`;
   const list = $("dice-seeds");
   list.replaceChildren();
@@ -42,7 +44,7 @@ export function renderDice(game, view) {
     li.dataset.seat = s.seat;
     li.dataset.by = s.by;
     const name = game.players[s.seat]?.name ?? `#${s.seat}`;
-    const mine = sessionStorage.getItem(`robinson.dice.${game.id}.${s.seat}`) === s.seed;
+    const mine = diceSeed(game.id, s.seat) === s.seed;
     const who = s.by === "server" ? t("web.seed_server") : mine ? t("web.seed_yours") : "";
     const code = document.createElement("code");
     code.textContent = s.seed;
@@ -56,9 +58,8 @@ export function renderDice(game, view) {
 export async function verifyDice(gameId) {
   const out = $("verify-result");
   if (!globalThis.crypto?.subtle) { out.textContent = t("web.insecure"); return; }
-  const answer = await fetch(`/api/games/${gameId}/record`);
-  if (!answer.ok) { out.textContent = errorText((await answer.json()).error); return; }
-  const record = await answer.json();
+  let record;
+  try { record = await request(`/api/games/${gameId}/record`); } catch (e) { out.textContent = e.message; return; }
   const verdict = await globalThis.RobinsonDice.checkRecord(record);
   const why = verdict.ok ? "" : globalThis.RobinsonDice.say(texts.lang, verdict.code, verdict.args);
   out.textContent = verdict.ok ? tn("web.rolls_ok", verdict.count) : `${t("web.rolls_bad")} ${why}`;

@@ -1,17 +1,13 @@
+// @ts-check
 // The end of a game: who won, the payout step by step (the engine's events), and the final
 // standings (purses, where each player stands or died). Shared by the table and the replay.
 import { seatIcon } from "./board.js";
 import { still } from "./motion.js";
+import { make } from "./dom.js";
 import { t, tn } from "./texts.js";
 
 const PAYOUT = ["bank", "friday_share", "nearest_share"];
 
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
 
 // The payout steps of a game's last events with their narration (for the replay, which has the
 // events; a live game's view carries them ready made).
@@ -27,7 +23,7 @@ export function payoutOf(events, lines, told) {
 // The rules' ranking, as the terminal's (cli.standings_rule): the winner first, then by the
 // tokens in the purse, then by how far along the board.
 function ranked(game) {
-  return [...game.players].sort((a, b) => (b.seat === game.winner) - (a.seat === game.winner)
+  return [...game.players].sort((a, b) => Number(b.seat === game.winner) - Number(a.seat === game.winner)
     || b.purse - a.purse || b.position - a.position);
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The log: what happened, grouped by turn (a turn starts at each `turn_began` event; the game's
 // first turn at the first entry), each turn in its player's colour and shape, each line with a
 // small icon of its event. The live table and the replay number turns the same way.
@@ -69,7 +70,7 @@ export class TurnLog {
   startTurn(seat) {
     this.turn += 1;
     const li = document.createElement("li");
-    li.dataset.turn = this.turn;
+    li.dataset.turn = String(this.turn);
     const head = document.createElement("div");
     head.className = "turn-head";
     li.append(head, document.createElement("ul"));
@@ -90,7 +91,7 @@ export class TurnLog {
       const text = document.createElement("span");
       text.textContent = line;
       li.append(eventIcon(kind), text);
-      this.group.append(li);
+      /** @type {HTMLElement} */ (this.group).append(li);
     }
     this.list.scrollTop = this.list.scrollHeight;
   }

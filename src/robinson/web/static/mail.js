@@ -1,22 +1,18 @@
+// @ts-check
 // "E-mail me when it is my turn" (docs/notifications.md "E-mail"): a seat's owner leaves an
 // address; the server sends a confirmation e-mail and nothing else until its link is opened.
 // seats.js puts the panel in the seat's row after each render: the same element each time, so
 // what is typed survives the moves that arrive meanwhile.
-import { errorText, t, texts } from "./texts.js";
+import { request } from "./api.js";
+import { make } from "./dom.js";
+import { t, texts } from "./texts.js";
 
 const panels = new Map();  // "table:seat" -> the panel (a <details>)
 let enabled = null;  // whether this server sends e-mail (GET /api/meta `mail`), once asked
 
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
 async function sendsMail() {
   if (enabled === null) {
-    try { enabled = !!(await (await fetch("/api/meta")).json()).mail; } catch { return false; }
+    try { enabled = !!(await request("/api/meta")).mail; } catch { return false; }
   }
   return enabled;
 }
@@ -52,12 +48,13 @@ function form(table, seat, token) {
   box.onsubmit = async (event) => {
     event.preventDefault();
     status.textContent = "";
-    const r = await fetch(`/api/tables/${table}/seats/${seat}/email`, {
-      method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, address: input.value, language: texts.lang, digest: digest.checked }) });
-    const data = await r.json().catch(() => ({}));
-    status.textContent = r.ok ? t("web.mail.form.sent") : errorText(data.error || { code: "internal", message: r.statusText });
-    status.dataset.ok = r.ok;
+    let ok = true;
+    try {
+      await request(`/api/tables/${table}/seats/${seat}/email`,
+        { body: { token, address: input.value, language: texts.lang, digest: digest.checked } });
+    } catch (e) { ok = false; status.textContent = e.message; }
+    if (ok) status.textContent = t("web.mail.form.sent");
+    status.dataset.ok = String(ok);
   };
   return box;
 }

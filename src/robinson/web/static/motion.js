@@ -1,3 +1,4 @@
+// @ts-check
 // Motion that tells the story of a move: the die tumbles, a pawn walks square by square (and back
 // when it bounces), restart / canoe / footprint / swap each drawn as what they are, tokens fly
 // between purses and the bank, the parrot says its line briefly. With prefers-reduced-motion:
@@ -91,7 +92,7 @@ export function flyTokens(events) {
   const where = (seat) => {
     const sel = seat === null ? ["#bank-amount"] : [`#purses [data-purse="${seat}"]`, `#players [data-player="${seat}"] .facts`];
     for (const s of sel) {
-      const node = document.querySelector(s);
+      const node = /** @type {HTMLElement | null} */ (document.querySelector(s));
       if (node && node.offsetParent !== null) { const r = node.getBoundingClientRect(); return { x: r.left + 8, y: r.top + r.height / 2 - 7 }; }
     }
     return null;

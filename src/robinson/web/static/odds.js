@@ -1,13 +1,14 @@
+// @ts-check
 // The chances: a bar per seat at the table (hideable), each option's chance at a decision, and
 // after the game the chart of every seat's chances over the turns with the biggest swings.
 // Everything comes from GET /api/games/{game}/odds and /odds/history (docs/protocol.md); a 202
 // answer means the server is still solving this edition's chances: say so and ask again.
+import { request } from "./api.js";
 import { COLOURS } from "./board.js";
+import { make as node, svgNode } from "./dom.js";
+import { keepOddsHidden, oddsHidden } from "./storage.js";
 import { t, texts, tn } from "./texts.js";
 
-const HIDDEN = "robinson.odds.hidden";
-const RETRY_MS = 1500;
-const SVG = "http://www.w3.org/2000/svg";
 const wanted = { key: null };  // the position whose chances the page wants now (newest wins)
 // "game/version" -> the answer for it, asked once (a past position's chances never change; a
 // `state`, presence, re-renders from it, and a redrawn list keeps its bars with no empty blink)
@@ -18,19 +19,6 @@ if (!document.querySelector('link[href="/static/odds.css"]')) {
   document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/odds.css" }));
 }
 
-function node(tag, text, attrs = {}) {
-  const n = document.createElement(tag);
-  if (text !== undefined && text !== null) n.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  return n;
-}
-
-function svgNode(tag, attrs = {}) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  return n;
-}
-
 // "36,3 %" in lv, cs and ca (a no-break space, which the browser's Latvian format lacks), "36.3%"
 // in English: the same as the terminal and the report (robinson.i18n.numbers).
 export function percent(p) {
@@ -38,24 +26,12 @@ export function percent(p) {
   return text.replace(/[\s\u00a0\u202f]*%/, texts.lang === "en" ? "%" : "\u00a0%").replace(/^-/, "\u2212");
 }
 
-const hidden = () => localStorage.getItem(HIDDEN) === "1";
+const hidden = oddsHidden;
 
 // A 202 (the chances being solved) is asked again until the answer comes; a 429 or 503 (too
 // many long computations at once, from this address or in all) a few times, after Retry-After.
-async function fetchJson(url) {
-  for (let refused = 0; ; ) {
-    const r = await fetch(url);
-    const busy = (r.status === 429 || r.status === 503) && refused++ < 5;
-    if (r.status !== 202 && !busy) {
-      const data = await r.json();
-      if (!r.ok) throw new Error(data.error ? data.error.message : r.statusText);
-      return data;
-    }
-    if (!busy) markComputing();
-    const wait = busy ? 1000 * (Number(r.headers.get("retry-after")) || 1) : RETRY_MS;
-    await new Promise((done) => setTimeout(done, wait));
-  }
-}
+// A refusal is thrown in the viewer's words (api.js).
+const fetchJson = (url) => request(url, { retries: 5, onPending: markComputing, pendingMs: 1500 });
 
 // The turn of the position in view, marked on the chart when there is one.
 const lastVersion = new Map();
@@ -69,7 +45,7 @@ function markChart(gameId, version) {
     const at = data.points.filter((p) => p.version <= version).length - 1;
     const hit = box.querySelectorAll(".odds-hit")[Math.max(at, 0)];
     const x = Number(hit.getAttribute("x")) + Number(hit.getAttribute("width")) / 2;
-    now.setAttribute("x1", x); now.setAttribute("x2", x); now.setAttribute("visibility", "visible");
+    now.setAttribute("x1", String(x)); now.setAttribute("x2", String(x)); now.setAttribute("visibility", "visible");
   }
 }
 
@@ -84,7 +60,7 @@ function toggle(list, refresh) {
   let button = document.getElementById("odds-toggle");
   if (!button) {
     button = node("button", null, { type: "button", id: "odds-toggle" });
-    button.onclick = () => { localStorage.setItem(HIDDEN, hidden() ? "0" : "1"); refresh(); };
+    button.onclick = () => { keepOddsHidden(!hidden()); refresh(); };
     list.before(button);
   }
   button.textContent = hidden() ? t("web.odds.show") : t("web.odds.hide");
@@ -101,8 +77,9 @@ export async function showOdds(gameId, version, toMove = null) {
   toggle(list, refresh);
   let note = document.getElementById("odds-note");
   if (!note) { note = node("p", null, { id: "odds-note", "aria-live": "polite" }); list.after(note); }
-  const rows = [...list.querySelectorAll("[data-player]")];
+  const rows = [.../** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll("[data-player]"))];
   for (const row of rows) {
+    /** @type {HTMLElement | null} */
     let bar = row.querySelector("[data-odds-seat]");
     if (!bar) {
       bar = node("div", null, { class: "odds", "data-odds-seat": row.dataset.player });
@@ -112,7 +89,7 @@ export async function showOdds(gameId, version, toMove = null) {
     bar.hidden = hidden();
   }
   note.hidden = hidden();
-  const chances = () => document.querySelectorAll("#actions [data-move] .chance");
+  const chances = () => /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#actions [data-move] .chance"));
   for (const span of chances()) span.hidden = hidden();
   if (hidden()) return;
   const key = `${gameId}/${version}`;
@@ -136,19 +113,19 @@ export async function showOdds(gameId, version, toMove = null) {
   if (wanted.key !== key) return;  // a newer move came in meanwhile
   note.textContent = data.method === "simulation" ? t("web.odds.simulated", { games: data.games.toLocaleString(texts.lang) }) : "";
   for (const row of list.querySelectorAll("[data-player]")) {
-    const bar = row.querySelector("[data-odds-seat]");
+    const bar = /** @type {HTMLElement | null} */ (row.querySelector("[data-odds-seat]"));
     if (!bar) continue;
     const p = data.p_win[Number(bar.dataset.oddsSeat)];
     bar.classList.remove("computing");
-    bar.dataset.oddsValue = p;
-    bar.querySelector(".odds-fill").style.width = `${(100 * p).toFixed(1)}%`;
+    bar.dataset.oddsValue = String(p);
+    /** @type {HTMLElement} */ (bar.querySelector(".odds-fill")).style.width = `${(100 * p).toFixed(1)}%`;
     bar.querySelector(".odds-text").textContent = `${t("web.odds.title")}: ${percent(p)}`;
     bar.title = percent(p);
     bar.dataset.percent = (100 * p).toFixed(1);
   }
   // at a decision, each option's chance on its button: "Move on → 9 The cave · 35.2%"
   for (const span of chances()) {
-    const p = data.options && toMove !== null ? data.options[span.parentNode.dataset.move] : undefined;
+    const p = data.options && toMove !== null ? data.options[/** @type {HTMLElement} */ (span.parentNode).dataset.move] : undefined;
     span.textContent = p === undefined ? "" : ` · ${percent(p)}`;
   }
 }
@@ -163,7 +140,12 @@ export async function showChart(gameId, where, names, jump) {
   let data = charts.get(gameId);
   if (!data) {
     box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", t("web.odds.computing")));
-    data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+    try {
+      data = await fetchJson(`/api/games/${encodeURIComponent(gameId)}/odds/history`);
+    } catch (e) {  // said where the chart would be; asked again at the next drawing
+      box.replaceChildren(node("figcaption", t("web.odds.chart")), node("p", e.message, { class: "odds-problem", role: "alert" }));
+      return null;
+    }
     charts.set(gameId, data);
   }
   const points = data.points;

@@ -1,3 +1,4 @@
+// @ts-check
 // The 45 pictograms of the board, drawn for this project in one style: a 40×40 box, flat fills
 // from one small palette, a dark ink outline of the same width everywhere, rounded joins.
 // Each picture is a list of [fill, path] pairs ("none" fill: an ink line only; a third item

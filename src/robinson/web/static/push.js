@@ -1,6 +1,9 @@
+// @ts-check
 // "Tell me when it is my turn" (docs/notifications.md): this browser's Web Push subscription for
 // the seats it holds at a table. Loaded only when a player turns it on or off (or changes the
 // language while it is on): the table's page does not carry it otherwise.
+
+import { request } from "./api.js";
 
 function bytes(b64) {
   const text = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - b64.length % 4) % 4));
@@ -22,9 +25,7 @@ async function subscription(make) {
   let sub = await reg.pushManager.getSubscription();
   if (!make) return sub;
   if ((await Notification.requestPermission()) !== "granted") throw new Error("blocked");
-  const r = await fetch("/api/push/key");
-  if (!r.ok) throw new Error("failed");
-  const key = bytes((await r.json()).key);
+  const key = bytes((await request("/api/push/key")).key);  // refused: "failed" (not "blocked")
   if (sub && !same(sub.options.applicationServerKey, key)) { await sub.unsubscribe(); sub = null; }
   return sub || reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
 }
@@ -42,10 +43,9 @@ export async function setPush(on, table, seats, lang) {
   if (!sub) return "";
   for (const [seat, token] of Object.entries(seats)) {
     const body = on ? { token, subscription: sub.toJSON(), language: lang } : { token, endpoint: sub.endpoint };
-    const r = await fetch(`/api/tables/${table}/seats/${seat}/push`, {
-      method: on ? "POST" : "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    if (!r.ok) return "web.notify.failed";
+    try { await request(`/api/tables/${table}/seats/${seat}/push`, { method: on ? "POST" : "DELETE", body }); } catch {
+      return "web.notify.failed";
+    }
   }
   return "";
 }

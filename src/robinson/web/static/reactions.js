@@ -1,19 +1,14 @@
+// @ts-check
 // The table's social side (issue 18): a few canned reactions for the seated players, shown to
 // everyone as a bubble by the player's pawn (and said to screen readers), and how many are
 // watching. Reactions are never stored: a page that comes later does not see them.
 import { t, tn } from "./texts.js";
 import { el } from "./board.js";
+import { make } from "./dom.js";
 
 // Words, not emoji: a browser without an emoji font would draw boxes (test_browser.py).
 const REACTIONS = ["hello", "good_luck", "well_played", "wow", "oops", "good_game"];
 const SHOWN_MS = 3500;
-
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
 
 // "2 watching" by the turn banner; nothing when nobody watches.
 export function renderWatching(node, game) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay view: a finished game step by step (by action or by turn), with a scrubber,
 // autoplay, the position in the address (?step=N, so it can be shared and survives a language
 // switch), the board, the die, purses, the bank, Friday links, skips, the log numbered by turn
@@ -7,28 +8,26 @@ import { payoutOf, renderEnd } from "./end.js";
 import { entriesOf, TurnLog } from "./log.js";
 import { flyTokens, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
-import { $, foldLog, redrawBoard, renderPlayers, showDie } from "./table.js";
-import { errorText, t } from "./texts.js";
+import { request } from "./api.js";
+import { $ } from "./dom.js";
+import { foldLog, redrawBoard, renderPlayers, showDie } from "./scene.js";
+import { t } from "./texts.js";
 
-
-// The replay is heavy work (the server's heavy lane, a few jobs per address): a page that
-// reloads while its last requests still run may be told `busy` or `rate_limited` (503, 429)
-// with Retry-After: it waits that long and asks again, a few times.
-async function fetchPatiently(url, tries = 5) {
-  for (let k = 1; ; k++) {
-    const r = await fetch(url);
-    if ((r.status !== 429 && r.status !== 503) || k >= tries) return r;
-    const wait = Math.min(5, Number(r.headers.get("retry-after")) || 1);
-    await new Promise((done) => setTimeout(done, wait * 1000));
-  }
-}
+const button = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ ($(id));
 
 // Returns "missing" for a game the server does not know (the caller says so), else shows it.
+// The replay is heavy work (the server's heavy lane, a few jobs per address): a page that
+// reloads while its last requests still run may be told `busy` or `rate_limited` (503, 429)
+// with Retry-After: it waits that long (5 s at most) and asks again, a few times. Another
+// refusal is thrown (an ApiError: in the viewer's words).
 export async function openReplay(gameId, lang) {
-  const r = await fetchPatiently(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`);
-  const data = await r.json();
-  if (!r.ok && data.error?.code === "unknown_game") return "missing";
-  if (!r.ok) throw new Error(data.error ? errorText(data.error) : r.statusText);
+  let data;
+  try {
+    data = await request(`/api/games/${encodeURIComponent(gameId)}/replay?lang=${lang}`, { retries: 4, maxWait: 5 });
+  } catch (e) {
+    if (e.code === "unknown_game") return "missing";
+    throw e;
+  }
   $("table").hidden = false; $("replay").hidden = false; $("actions").hidden = true;
   $("sound-box").hidden = true; $("turn").hidden = true; $("replay-chart").hidden = false;
   // The controls go in the dock: beside the die and purses on a desk, and in the bar at the
@@ -49,8 +48,8 @@ export async function openReplay(gameId, lang) {
     if (began) starts.push(k + 1);
   });
   const log = new TurnLog($("log"), names);
-  const scrub = $("scrub");
-  scrub.max = total;
+  const scrub = /** @type {HTMLInputElement} */ ($("scrub"));
+  scrub.max = String(total);
   // ?step=N (or #step=N, as the odds chart links) is the position to open at
   const asked = new URLSearchParams(location.search).get("step") ?? (location.hash.match(/step=(\d+)/) || [])[1];
   let i = Math.max(0, Math.min(total, Number(asked) || 0));
@@ -81,9 +80,9 @@ export async function openReplay(gameId, lang) {
     showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);
     if (animate && !still()) { walkPawns($("board"), data.steps[i - 1].events, before); flyTokens(data.steps[i - 1].events); }
     $("step").textContent = `${t("web.step", { step: i, total })} · ${t("web.turn_of", { n: turnAt[i], name: names[moverAt[i]] ?? "" })}`;
-    $("step").dataset.step = i;
-    $("step").dataset.turn = turnAt[i];
-    scrub.value = i;
+    $("step").dataset.step = String(i);
+    $("step").dataset.turn = String(turnAt[i]);
+    scrub.value = String(i);
     scrub.setAttribute("aria-valuetext", $("step").textContent);
     // the log of the last 30 turns, numbered as at the live table
     const from = starts[Math.max(0, starts.filter((p) => p <= i).length - 31)];
@@ -93,8 +92,8 @@ export async function openReplay(gameId, lang) {
     renderEnd($("end"), { over: i === total, winner: s.winner ?? null, players, id: gameId,
       payout: last ? payoutOf(last.events, last.narration, last.told) : [] },
       { start: data.record.ruleset?.start_tokens ?? null });
-    $("back").disabled = $("first").disabled = $("back-turn").disabled = i === 0;
-    $("forward").disabled = $("last").disabled = $("forward-turn").disabled = i === total;
+    for (const id of ["back", "first", "back-turn"]) button(id).disabled = i === 0;
+    for (const id of ["forward", "last", "forward-turn"]) button(id).disabled = i === total;
     history.replaceState(null, "", `${location.pathname}?step=${i}`);
   };
   const go = (next, animate = false) => {
@@ -103,7 +102,7 @@ export async function openReplay(gameId, lang) {
     const delta = next - i;
     i = next; show(animate && delta === 1);
     // a button just disabled at either end would drop the keyboard focus: give it to another
-    if (document.activeElement === document.body || document.activeElement?.disabled) $(delta < 0 ? "forward" : "back").focus();
+    if (document.activeElement === document.body || /** @type {HTMLButtonElement} */ (document.activeElement)?.disabled) $(delta < 0 ? "forward" : "back").focus();
   };
   const turnStep = (dir) => (dir > 0 ? starts.find((p) => p > i) ?? total : [...starts].reverse().find((p) => p < i) ?? 0);
   const stop = () => { clearInterval(timer); timer = null; $("play").setAttribute("aria-pressed", "false"); $("play").textContent = t("web.autoplay"); };
@@ -121,7 +120,8 @@ export async function openReplay(gameId, lang) {
   };
   scrub.oninput = () => go(Number(scrub.value));
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("select, input, [data-square]")) return;
+    const target = /** @type {Element} */ (e.target);
+    if (target.closest && target.closest("select, input, [data-square]")) return;
     const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: total, PageUp: turnStep(-1), PageDown: turnStep(1) }[e.key];
     if (to === undefined) return;
     e.preventDefault();

@@ -1,22 +1,19 @@
+// @ts-check
 // The rules page (/rules) in the viewer's language: the printed rules' own words (lv, cs, ca:
 // the seeds, verbatim; en: ours), the 45 squares with their pictures and printed effect lines,
 // what each edition changes, and what each bot does.
 import { el } from "./board.js";
 import { drawPictogram } from "./pictograms.js";
+import { request } from "./api.js";
+import { make } from "./dom.js";
 import { joinNumbers, ownLine, t, texts } from "./texts.js";
 
 let meta = null;
 
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
 
 // `playNow`: the home page's one click to a table against bots, offered here too.
 export async function openRules(playNow = null) {
-  if (!meta) meta = await (await fetch("/api/meta")).json();
+  if (!meta) meta = await request("/api/meta");
   const page = document.getElementById("rules-page");
   page.hidden = false;
   document.title = `${t("web.rules_heading")} · ${t("ui.title")}`;

@@ -1,21 +1,16 @@
+// @ts-check
 // Seats that stay yours (docs/protocol.md "Seats"): claiming an invite, the host's Invite panel
 // with links and QR codes, presence dots, the clock's countdown, handing a seat to a bot (with
 // confirmation) and taking it back, and a seat's own link for another device.
 // table.js calls takeFragment() before it reads its tokens, decorateSeats() after each render.
+import { request } from "./api.js";
+import { $, make, showError } from "./dom.js";
 import { mailPanel } from "./mail.js";
+import { dropInvitePanelAsk, hostSecret, invitePanelAsked, keepInvite, keepSeatTokens,
+  pendingInvite, rememberHost, seatTokens, soundOn } from "./storage.js";
 import { vacationNote, vacationPanel } from "./vacation.js";
-import { errorText, t, texts } from "./texts.js";
+import { t, texts } from "./texts.js";
 
-const $ = (id) => document.getElementById(id);
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-const TOKENS = (table) => `robinson.tokens.${table}`;  // the key table.js keeps tokens under
-const HOST = (table) => `robinson.host.${table}`;
 const seats = { table: null, host: null, claimed: null, skew: 0, clock: null, ticker: null,
   confirming: null, device: {} };
 
@@ -25,42 +20,33 @@ const seats = { table: null, host: null, claimed: null, skew: 0, clock: null, ti
   }
 })();
 
-async function post(path, body) {
-  const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) { const e = new Error(data.error ? data.error.message : r.statusText); e.code = data.error?.code; throw e; }
-  return data;
-}
-
-export function hostSecret(table) { return localStorage.getItem(HOST(table)); }
-export function rememberHost(table, host) { localStorage.setItem(HOST(table), host); }
+// A refusal is thrown as an ApiError: its message in the viewer's words (api.js).
+const post = (path, body) => request(path, { body });
 
 // The address's fragment: `i:CODE` is an invite (kept for this tab until used), `h:SECRET` the
 // host's; other items are seat secrets, left for table.js. Loading an invite claims nothing (a
 // link checker takes no seat): the page shows the seat and a "Take this seat" button.
-const INVITE = (table) => `robinson.invite.${table}`;
 export async function takeFragment(table) {
   seats.table = table;
   const items = decodeURIComponent(location.hash.slice(1)).split(",").filter(Boolean);
   const rest = [];
   for (const item of items) {
     if (item.startsWith("h:")) rememberHost(table, item.slice(2));
-    else if (item.startsWith("i:")) sessionStorage.setItem(INVITE(table), item.slice(2));
+    else if (item.startsWith("i:")) keepInvite(table, item.slice(2));
     else rest.push(item);
   }
   if (items.length !== rest.length) {
     history.replaceState(null, "", location.pathname + (rest.length ? `#${rest.join(",")}` : ""));
   }
   seats.host = hostSecret(table);
-  const invite = sessionStorage.getItem(INVITE(table));
+  const invite = pendingInvite(table);
   if (!invite) return null;
   try {
     offerSeat(table, invite, await post(`/api/tables/${table}/offer`, { invite }));
     return null;
   } catch (e) {
-    sessionStorage.removeItem(INVITE(table));
-    return notice(e.code === "seat_taken" ? t("web.seat_taken") : errorText(e));
+    keepInvite(table, null);
+    return notice(e.code === "seat_taken" ? t("web.seat_taken") : e.message);
   }
 }
 
@@ -80,15 +66,13 @@ function offerSeat(table, invite, offer) {
     take.disabled = true;
     try {
       const got = await post(`/api/tables/${table}/claim`, { invite });
-      const known = new Set(JSON.parse(localStorage.getItem(TOKENS(table)) || "[]"));
-      known.add(got.token);
-      localStorage.setItem(TOKENS(table), JSON.stringify([...known]));
-      sessionStorage.removeItem(INVITE(table));
+      keepSeatTokens(table, [...new Set([...seatTokens(table), got.token])]);
+      keepInvite(table, null);
       location.reload();
     } catch (e) {
-      sessionStorage.removeItem(INVITE(table));
+      keepInvite(table, null);
       box.remove();
-      notice(e.code === "seat_taken" ? t("web.seat_taken") : errorText(e));
+      notice(e.code === "seat_taken" ? t("web.seat_taken") : e.message);
     }
   };
   $("table").prepend(box);
@@ -166,7 +150,8 @@ export async function renderInvites(box, table, host, game = null, skip = [], kn
   return data;
 }
 
-function showProblem(message) { const e = $("error"); if (e) e.textContent = message || ""; }
+// A refused request of a seat's menu or the host's panel, in the page's message line (kept).
+function showProblem(message) { showError(message, true); }
 
 function invitePanel(game, you) {
   if (!seats.host) return;
@@ -191,9 +176,8 @@ function invitePanel(game, you) {
 // "Play with friends" lands here with the invite panel open: in sight, its first link's Share
 // (or Copy) button focused, once.
 function openInvites(box) {
-  const key = `robinson.show-invites.${seats.table}`;
-  if (!sessionStorage.getItem(key) || box.hidden) return;
-  sessionStorage.removeItem(key);
+  if (!invitePanelAsked(seats.table) || box.hidden) return;
+  dropInvitePanelAsk(seats.table);
   box.classList.add("opened");
   // on a phone the fixed bar covers the window's bottom: the panel goes to the top
   const dock = $("dock");
@@ -304,9 +288,9 @@ function revokeButton(p, token) {
   b.onclick = async () => {
     try {
       const got = await post(`/api/tables/${seats.table}/seats/${p.seat}/revoke`, { token });
-      const known = new Set(JSON.parse(localStorage.getItem(TOKENS(seats.table)) || "[]"));
+      const known = new Set(seatTokens(seats.table));
       known.delete(token); known.add(got.token);
-      localStorage.setItem(TOKENS(seats.table), JSON.stringify([...known]));
+      keepSeatTokens(seats.table, [...known]);
       location.reload();
     } catch (e) { showProblem(e.message); }
   };
@@ -325,7 +309,7 @@ function clockText(seconds) {
 // And how long each absent player has been away ("away 0:14").
 function tick() {
   const now = Date.now() + seats.skew;
-  for (const node of document.querySelectorAll("[data-away-since]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-away-since]"))) {
     node.textContent = t("web.away_for", { time: clockText(Math.max(0, Math.floor((now - Date.parse(node.dataset.awaySince)) / 1000))) });
   }
   const big = $("turn-clock");
@@ -334,11 +318,11 @@ function tick() {
   const left = Math.max(0, Math.ceil((Date.parse(seats.clock.deadline) - now) / 1000));
   const text = clockText(left);
   warn(left, text);
-  for (const node of [document.querySelector("[data-clock]"), big]) {
+  for (const node of [/** @type {HTMLElement | null} */ (document.querySelector("[data-clock]")), big]) {
     if (!node) continue;
     node.textContent = text;
-    node.dataset.left = left;
-    node.dataset.low = left <= 10;
+    node.dataset.left = String(left);
+    node.dataset.low = String(left <= 10);
     node.setAttribute("aria-label", t("web.time_left", { time: text }));
   }
 }
@@ -353,7 +337,7 @@ function warn(left, text) {
   if (seats.warned === seats.clock.deadline) return;
   seats.warned = seats.clock.deadline;
   box.textContent = t("web.clock_warning", { time: text });
-  if (localStorage.getItem("robinson.sound") === "on") {
+  if (soundOn()) {
     try {
       const ctx = (seats.audio = seats.audio || new AudioContext()), o = ctx.createOscillator(), g = ctx.createGain();
       o.frequency.value = 1200; g.gain.value = 0.06;
@@ -378,6 +362,6 @@ export function clockChoice() {
 }
 
 export function clockSeconds() {
-  const value = document.querySelector("[name=move_seconds]")?.value;
+  const value = /** @type {HTMLSelectElement | null} */ (document.querySelector("[name=move_seconds]"))?.value;
   return value ? Number(value) : null;
 }

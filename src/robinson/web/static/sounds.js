@@ -1,9 +1,10 @@
+// @ts-check
 // The table's sounds (issue 18 "Drama"), made in the page with WebAudio: no file to download
 // (the page's weight budget), off unless the player turns the one switch on (#sound, kept in
 // localStorage). The turn chime, the die, a pawn landing, tokens paid, a death and the win.
 let context = null;
 
-function on() { return document.getElementById("sound")?.checked === true; }
+function on() { return /** @type {HTMLInputElement | null} */ (document.getElementById("sound"))?.checked === true; }
 
 // One note: `freq` Hz (gliding to `to`), starting `at` seconds from now, `dur` long.
 function note(ctx, freq, at, dur, { type = "sine", gain = 0.07, to = null } = {}) {

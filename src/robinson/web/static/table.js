@@ -1,118 +1,214 @@
+// @ts-check
 // A table: play (online, hot-seat, with bots) or watch. The server decides everything; this only
 // shows its state and sends the player's clicks.
 //
-// Other modules add their own panels without editing this file much: `addPanel(fn)` calls
-// fn(game, view) after every render, with view = { you, seatTokens, table, send, box } where
-// box is the #side-panels element (each panel keeps its own child there).
-import { COLOURS, drawBoard, drawDie, drawLegend, drawParrot, drawPawns, markTarget, robotIcon, seatIcon, spots } from "./board.js";
+// One state object (`state`) holds what the page knows; each server message type has one
+// handler (`HANDLERS`) that changes it; then each panel (`PANELS`) draws its own part of the
+// page from it: the players and seats, the turn, the moves, the chances, the end. The log is
+// told by the handlers as the messages come (log.js), the board by scene.js and board.js.
+import { drawParrot, drawPawns, markTarget, spots } from "./board.js";
+import { request, NETWORK } from "./api.js";
 import { renderDice, verifyDice } from "./dice.js";
+import { $, showConnection, showError } from "./dom.js";
 import { renderEnd, renderSeries } from "./end.js";
 import { renderHints } from "./hints.js";
 import { renderReactions, renderWatching, showReaction } from "./reactions.js";
 import { entriesOf, TurnLog } from "./log.js";
-import { flyTokens, parrotMoment, still, tumbleDie, walkPawns } from "./motion.js";
+import { flyTokens, parrotMoment, still, walkPawns } from "./motion.js";
 import { showChart, showOdds } from "./odds.js";
+import { followPawn, foldLog, redrawBoard, renderPlayers, showDie } from "./scene.js";
 import { decorateSeats, takeFragment } from "./seats.js";
-import { ensureTexts, errorText, joinNumbers, loadTexts, ownLine, t, texts, tn } from "./texts.js";
+import { hostSecret, keepPush, keepSeatTokens, keepSound, pushOn, seatTokens, soundOn } from "./storage.js";
+import { ensureTexts, errorText, loadTexts, t, texts } from "./texts.js";
 import { play, playEvents } from "./sounds.js";
-import { awaiting, renderWaiting } from "./waiting.js";
+import { ownSeat, renderActions, renderRematch, renderTurn } from "./turn.js";
+import { renderWaiting } from "./waiting.js";
 import { rememberTable } from "./yours.js";
 
-export const $ = (id) => document.getElementById(id);
-export function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-// A refused move or request, in a toast in the viewport (an alert: read out at once); it goes
-// by itself after a while, or when the next move is accepted.
-let errorTimer = null;
-export function showError(message, stay = false) {
-  $("error").textContent = message || "";
-  clearTimeout(errorTimer);
-  if (message && !stay) errorTimer = setTimeout(() => { $("error").textContent = ""; }, 8000);
-}
-// The connection's state ("Connection lost; reconnecting…"), in view until it is back.
-export function showConnection(message) { $("connection").textContent = message || ""; }
+/** @typedef {import("./types.js").GameView} GameView */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").GameEvent} GameEvent */
+/** @typedef {(msg: Record<string, unknown>) => void} Send */
+/**
+ * What the page knows of its table.
+ * @typedef {object} TableState
+ * @property {string | null} table
+ * @property {string[]} tokens the seats' secrets this browser holds here
+ * @property {Record<number, string>} seatTokens which secret holds which seat
+ * @property {number[]} you the seats this connection holds (the server says)
+ * @property {GameView | null} game the game as last drawn (or about to be)
+ * @property {WebSocket | null} ws
+ * @property {boolean} busy a move sent, its answer not come
+ * @property {number} retry ms before the next reconnection
+ * @property {string | null} payoutShown the game whose payout was told
+ * @property {TurnLog | null} log
+ * @property {boolean} wasMine it was this browser's turn at the last drawing
+ * @property {ServerMessage[]} inbox messages waiting to be told, in order
+ * @property {boolean} draining
+ * @property {boolean} shown a snapshot has been drawn
+ */
 
+/** @type {TableState} */
 const state = { table: null, tokens: [], seatTokens: {}, you: [], game: null, ws: null, busy: false,
-  retry: 500, payoutShown: null, log: null, wasMine: false, inbox: [], draining: false };
-const panels = [];
-export function addPanel(render) { panels.push(render); if (state.game) render(state.game, view()); }
+  retry: 500, payoutShown: null, log: null, wasMine: false, inbox: [], draining: false, shown: false };
 function view() { return { you: state.you, seatTokens: state.seatTokens, table: state.table, send, box: $("side-panels") }; }
 
-// The full text of a square, on tap or focus, in a live region of fixed height (the page does
-// not move when it fills).
-export function pickSquare(sq) {
-  $("square-info").replaceChildren(make("strong", `${sq.number}. ${sq.title || ""}`), make("p", joinNumbers(sq.story)),
-    make("p", ownLine(sq.effect), { class: "effect" }));
+// ------------------------------------------------------------------------------- the panels
+// Each draws its own part of the page from `state` (its game is the one to show).
+/** @type {((state: TableState) => void)[]} */
+const PANELS = [
+  function players(s) {  // the pawns, purses and bank
+    renderPlayers(s.game.players, { toMove: s.game.over ? null : s.game.to_move, you: s.you, bank: s.game.bank });
+  },
+  function turn(s) {  // whose turn; a waiting room's whom and the host's start; the series; hints
+    renderTurn(s);
+    renderWaiting($("waiting-room"), s.game, s.table);
+    renderSeries($("series"), s.game);
+    renderHints($("hints"), s.game, s.you);  // the quick start, in a player's first game here
+  },
+  function social(s) {  // who is watching, the reactions
+    renderWatching($("watching"), s.game);
+    renderReactions($("reactions"), s.game, s.you, send);
+    $("reactions").dataset.mover = s.game.over || s.game.to_move === null ? "" : String(s.game.to_move);
+  },
+  function seats(s) {  // presence, clocks, each seat's menu, the host's invites (seats.js)
+    decorateSeats(s.game, { you: s.you, seatTokens: s.seatTokens, send });
+  },
+  function rules(s) {  // the rules in force and the fair dice
+    renderInForce(s.game);
+    renderDice(s.game, view());
+  },
+  (s) => renderActions(s, send),
+  function odds(s) {  // after the buttons: it fills their chances
+    showOdds(s.game.id, s.game.version, s.game.over ? null : s.game.to_move);
+  },
+  (s) => renderRematch(s, send),
+  function end(s) {
+    const game = s.game;
+    const fresh = game.over && s.payoutShown !== game.id;
+    if (game.over) s.payoutShown = game.id;
+    renderEnd($("end"), game, { fresh, links: true, start: game.ruleset?.start_tokens ?? null });
+    if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
+  },
+];
+
+function render() {
+  state.busy = false;
+  markTarget($("board"), null);
+  for (const panel of PANELS) panel(state);
 }
 
-function squareHint() {
-  $("square-info").replaceChildren(make("p", t("web.square_hint"), { class: "hint" }));
+// The rules in force at this table, always in view: who started and keeps the bank (the
+// printed rules' youngest, or the table's first seat), then the edition and the money options.
+/** @param {GameView} game */
+function renderInForce(game) {
+  const first = game.players[game.first ?? 0];
+  $("starts").textContent = first ? t("web.starts", { name: first.name }) : "";
+  $("rules-summary").textContent = game.rules || texts.rules || "";
 }
 
-// On a phone the log starts folded away (one tap opens it); on a desk it is open.
-export function foldLog() { $("log-box").open = !window.matchMedia("(max-width: 760px)").matches; }
+// ---------------------------------------------------------------------- the server's messages
+/** @param {GameView} game */
+const names = (game) => game.players.map((p) => p.name);
 
-export function redrawBoard() {
-  squareHint();
-  drawBoard($("board"), texts.squares, pickSquare);
-  drawLegend($("legend"), t);
+/** @template {{seat?: number | null}} E @param {E} entry @param {string | undefined} you the line in the second person
+ * @returns {E} */
+function toYou(entry, you) {
+  return you && entry.seat !== null && entry.seat !== undefined && entry.seat === ownSeat(state) ? { ...entry, line: you } : entry;
+}
+/** @param {string[] | undefined} lines */
+const notes = (lines) => (lines || []).map((line) => ({ kind: "note", seat: null, line }));
+
+/** One handler per message type; each may wait (an update's die and pawns are told first).
+ * @type {{[K in ServerMessage["type"]]: (msg: Extract<ServerMessage, {type: K}>) => Promise<void> | void}} */
+const HANDLERS = {
+  async snapshot(msg) {
+    const newGame = !state.game || state.game.id !== msg.game.id;
+    state.you = msg.you; state.game = msg.game;
+    if (newGame) {
+      if (texts.game !== msg.game.id) { await ensureTexts(texts.lang, msg.game.id); redrawBoard(); }
+      showDie(msg.game.last_roll, false);
+    }
+    const turn = msg.log_turn || 1;  // the first turn shown is the game's first: its mover is known
+    state.log.reset(turn, names(state.game), turn === 1 ? msg.game.first ?? null : null);
+    const kinds = msg.log_kinds || msg.log.map(() => ["", null]), yours = msg.log_you || [];
+    state.log.add(msg.log.map((line, i) => toYou({ kind: kinds[i][0], seat: kinds[i][1], line }, yours[i])));
+    render();  // state.game, not msg.game: an update may have come in while the texts loaded
+    state.shown = true;
+  },
+  async update(msg) {
+    if (msg.game === state.game.id && msg.version <= state.game.version) return;  // had it already
+    if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
+    state.game = msg.state;
+    state.log.add(notes(msg.notes));  // seats.js
+    const yours = msg.narration_you || [];
+    const entries = entriesOf(msg.events, msg.narration, msg.told).map((entry, j) => toYou(entry, yours[j]));
+    const before = { ...spots };
+    // In order (issue 18): the die lands, the pawns arrive, then the words, purses and banner
+    // change. At once under reduced motion, or when more messages wait (a page catching up).
+    const told = !still() && !state.inbox.length && !document.hidden;
+    if (told) await playMove(msg.events, before, msg.state);
+    state.log.add(entries);
+    render();
+    animate(msg.events, before, told);
+  },
+  state(msg) {  // seats changed: who did what is in `narration`
+    state.log?.add(notes(msg.narration));
+    state.game = msg.state;
+    if (state.shown) render();  // else the snapshot being drawn renders it
+  },
+  error(msg) {
+    // seeds_fixed: this page's seed came after the first roll: the server's stands in (dice.js)
+    if (msg.code === "seeds_fixed") return;
+    state.busy = false;
+    if (msg.code === "stale_version") hello();
+    showError(errorText(msg));
+    if (state.game) render();
+  },
+  ack() { showError(""); },
+  pong() {},  // the answer to a ping (this page sends none): nothing to show
+  reaction(msg) { showReaction(msg, state.game); },
+};
+
+/** @param {ServerMessage} msg */
+async function receive(msg) {
+  const handle = HANDLERS[msg.type];
+  if (handle) await handle(/** @type {any} */ (msg));
 }
 
-// Who is who: "Cila serves Anna" for each Friday link.
-function fridayLine(players, p) { return t("web.serves", { friday: players[p.friday].name, master: p.name }); }
-
-// The purses, the bank, Friday links and skips of `players` (a game view's or a replay step's).
-export function renderPlayers(players, { toMove = null, you = [], bank = null } = {}) {
-  drawPawns($("board"), players, toMove);
-  $("bank").replaceChildren(make("span", t("ui.bank"), { class: "label" }), ": ",
-    make("span", bank === null ? "" : tn("web.tokens", bank), { id: "bank-amount" }));
-  const list = $("players"), strip = $("purses");
-  list.replaceChildren(); strip.replaceChildren();
-  for (const p of players) {
-    const li = make("li", null, { "data-player": p.seat });
-    if (p.seat === toMove) li.classList.add("to-move");
-    if (!p.alive) li.classList.add("out");  // greyed: out of the game
-    li.append(seatIcon(p.seat), " ", make("span", p.name, { class: "name" }));
-    if (p.kind === "bot") li.append(" ", robotIcon(), make("span", t("web.bot_named", { bot: t(`web.bot.${p.bot}`, {}, p.bot) }), { class: "bot" }));
-    if (you.includes(p.seat)) li.append(" ", make("span", t("web.you"), { class: "you" }));
-    const facts = [`${t("ui.square")} ${p.position}`, `${t("ui.purse")}: ${tn("web.tokens", p.purse)}`];
-    if (!p.alive) facts.push(t("web.died_on", { square: p.position }));
-    if (p.friday !== null && p.friday !== undefined) facts.push(fridayLine(players, p));
-    if (p.skips) facts.push(tn("web.skips", p.skips));
-    if (p.shipwrecked) facts.push(t("ui.mark"));
-    li.append(make("div", facts.join(" · "), { class: "facts" }));
-    list.append(li);
-    const chip = make("li", null, { "data-purse": p.seat });
-    chip.append(seatIcon(p.seat, 14), make("span", `${p.name} ${p.purse}`));
-    if (p.seat === toMove) chip.classList.add("to-move");
-    strip.append(chip);
+// The die tumbles to each face rolled, then the pawns walk (drawn where they end, the walk
+// playing over it); resolves when they have arrived.
+/** @param {GameEvent[]} events @param {object} before @param {GameView} game */
+async function playMove(events, before, game) {
+  for (const e of events) {
+    if (e.kind === "rolled") { play("die"); await showDie(e.face); }
   }
+  followPawn(events);
+  drawPawns($("board"), game.players, game.over ? null : game.to_move);
+  await walkPawns($("board"), events, before);
+  if (events.some((e) => e.kind === "moved")) play("land");
 }
 
-// Resolves when the die shows `face` (after its tumble, when `roll`).
-export function showDie(face, roll = true) {
-  const die = $("die");
-  return new Promise((done) => {
-    const settle = () => {
-      drawDie(die, face);
-      die.dataset.face = face || "";
-      die.setAttribute("aria-label", face ? t("web.die_face", { face }) : t("web.die"));
-      done();
-    };
-    if (roll && face) tumbleDie(die, face, settle); else settle();
-  });
+// What follows the words: the parrot, the tokens flying. Without `played` (no motion, or a
+// page catching up) the die and the pawns are set at once.
+/** @param {GameEvent[]} events @param {object} before @param {boolean} played */
+function animate(events, before, played) {
+  if (!played) followPawn(events);
+  for (const e of events) {
+    if (e.kind === "rolled" && !played) showDie(e.face, false);
+    if (e.kind === "chorus") parrotMoment($("parrot"));  // square 17: every viewer gets the parrot
+  }
+  flyTokens(events);
+  playEvents(events);
 }
 
 // ------------------------------------------------------------------------------- connection
+/** The seats' secrets kept here and those in the address (taken out of it, kept).
+ * @param {string} tableId */
 function tableTokens(tableId) {
-  const key = `robinson.tokens.${tableId}`;
-  const known = new Set(JSON.parse(localStorage.getItem(key) || "[]"));
+  const known = new Set(seatTokens(tableId));
   for (const tok of decodeURIComponent(location.hash.slice(1)).split(",").filter(Boolean)) known.add(tok);
-  localStorage.setItem(key, JSON.stringify([...known]));
+  keepSeatTokens(tableId, [...known]);
   if (location.hash) history.replaceState(null, "", location.pathname);  // keep the secret out of sight
   return [...known];
 }
@@ -142,8 +238,9 @@ function connect() {
 
 // Messages are taken one at a time, in order: a move's update waits for the one before to be
 // told (its die landed, its pawns arrived). A reaction is shown at once.
+/** @param {ServerMessage} msg */
 function arrived(msg) {
-  if (msg.type === "reaction") { showReaction(msg, state.game); return; }
+  if (msg.type === "reaction") { HANDLERS.reaction(msg); return; }
   state.inbox.push(msg);
   if (!state.draining) drain();
 }
@@ -157,224 +254,22 @@ async function drain() {
   state.draining = false;
 }
 
+/** @type {Send} */
 export function send(msg) { if (state.ws && state.ws.readyState === 1) state.ws.send(JSON.stringify(msg)); }
 
-const names = (game) => game.players.map((p) => p.name);
-
-// The viewer's own seat, told in the second person ("You roll 6.", "Roll the die."): only when
-// this browser holds exactly one seat. In hot-seat several people share the screen and "you"
-// would not say whom, so every seat keeps its name (third person); a spectator has none.
-function ownSeat() { return state.you.length === 1 ? state.you[0] : null; }
-function toYou(entry, you) {
-  return you && entry.seat !== null && entry.seat !== undefined && entry.seat === ownSeat() ? { ...entry, line: you } : entry;
-}
-
-async function receive(msg) {
-  if (msg.type === "snapshot") {
-    const newGame = !state.game || state.game.id !== msg.game.id;
-    state.you = msg.you; state.game = msg.game;
-    if (newGame) {
-      if (texts.game !== msg.game.id) { await ensureTexts(texts.lang, msg.game.id); redrawBoard(); }
-      showDie(msg.game.last_roll, false);
-    }
-    const turn = msg.log_turn || 1;  // the first turn shown is the game's first: its mover is known
-    state.log.reset(turn, names(state.game), turn === 1 ? msg.game.first ?? null : null);
-    const kinds = msg.log_kinds || msg.log.map(() => ["", null]), yours = msg.log_you || [];
-    state.log.add(msg.log.map((line, i) => toYou({ kind: kinds[i][0], seat: kinds[i][1], line }, yours[i])));
-    render(state.game);  // not msg.game: an update may have come in while the texts loaded
-    state.shown = true;
-  } else if (msg.type === "update") {
-    if (msg.game === state.game.id && msg.version <= state.game.version) return;  // had it already
-    if (msg.game !== state.game.id || msg.version !== state.game.version + 1) { hello(); return; }  // resync
-    state.game = msg.state;
-    state.log.add((msg.notes || []).map((line) => ({ kind: "note", seat: null, line })));  // seats.js
-    const yours = msg.narration_you || [];
-    const entries = entriesOf(msg.events, msg.narration, msg.told).map((entry, j) => toYou(entry, yours[j]));
-    const before = { ...spots };
-    // In order (issue 18): the die lands, the pawns arrive, then the words, purses and banner
-    // change. At once under reduced motion, or when more messages wait (a page catching up).
-    const told = !still() && !state.inbox.length && !document.hidden;
-    if (told) await playMove(msg.events, before, msg.state);
-    state.log.add(entries);
-    render(msg.state);
-    animate(msg.events, before, told);
-  } else if (msg.type === "state") {  // seats changed: who did what is in `narration`
-    state.log?.add((msg.narration || []).map((line) => ({ kind: "note", seat: null, line })));
-    state.game = msg.state;
-    if (state.shown) render(msg.state);  // else the snapshot being drawn renders it
-  } else if (msg.type === "error" && msg.code === "seeds_fixed") {
-    // This page's seed came after the first roll: the server's stands in for it (dice.js).
-  } else if (msg.type === "error") {
-    state.busy = false;
-    if (msg.code === "stale_version") hello();
-    showError(errorText(msg));
-    if (state.game) render(state.game);
-  } else if (msg.type === "ack") {
-    showError("");
-  }
-}
-
-// The die tumbles to each face rolled, then the pawns walk (drawn where they end, the walk
-// playing over it); resolves when they have arrived.
-async function playMove(events, before, game) {
-  for (const e of events) {
-    if (e.kind === "rolled") { play("die"); await showDie(e.face); }
-  }
-  followPawn(events);
-  drawPawns($("board"), game.players, game.over ? null : game.to_move);
-  await walkPawns($("board"), events, before);
-  if (events.some((e) => e.kind === "moved")) play("land");
-}
-
-// On a phone the board is taller than the screen: the square a pawn walks to is scrolled
-// into sight (between the top and the bar) if it is not, so the move is seen where it ends.
-function followPawn(events) {
-  if (!window.matchMedia("(max-width: 760px)").matches) return;
-  const last = [...events].reverse().find((e) => e.kind === "moved");
-  if (last) bringIntoView(last.end);
-}
-
-// What follows the words: the parrot, the tokens flying. Without `played` (no motion, or a
-// page catching up) the die and the pawns are set at once.
-function animate(events, before, played) {
-  if (!played) followPawn(events);
-  for (const e of events) {
-    if (e.kind === "rolled" && !played) showDie(e.face, false);
-    if (e.kind === "chorus") parrotMoment($("parrot"));  // square 17: every viewer gets the parrot
-  }
-  flyTokens(events);
-  playEvents(events);
-}
-
-// Whose turn: a banner, the tab title, the pawn ring (drawPawns) and, if asked for, a sound.
-function renderTurn(game) {
-  const banner = $("turn");
-  const mover = game.over ? null : game.players[game.to_move];
-  const mine = !!mover && state.you.includes(game.to_move) && mover.kind === "human" && !awaiting(game);
-  let text, kind;
-  if (game.over) {
-    kind = "over";
-    text = game.winner === null ? t("ui.no_winner") : t("web.winner", { name: game.players[game.winner].name });
-  } else if (mine) {
-    kind = "yours"; text = t("web.your_turn_name", { name: mover.name });
-  } else {
-    kind = mover.kind === "bot" ? "bot" : "waiting";
-    text = mover.kind === "bot" ? t("web.bot_thinking", { name: mover.name }) : t("ui.waiting", { name: mover.name });
-  }
-  if (!state.you.length) text = `${t("web.watching")} ${text}`;
-  $("sound-box").hidden = !state.you.length;  // "when it is my turn": never, for a spectator
-  $("push-box").hidden = !state.you.length;
-  banner.dataset.state = kind;
-  banner.textContent = text;
-  document.title = mine ? `▶ ${t("ui.your_turn")} · ${t("ui.title")}` : t("ui.title");
-  if (mine && !state.wasMine) play("turn");  // the chime (sounds.js: only when switched on)
-  // your turn begins: your pawn in sight (on a phone it may be under the bar), gently
-  if (mine && !state.wasMine && mover.position > 0) requestAnimationFrame(() => bringIntoView(mover.position));
-  state.wasMine = mine;
-}
-
-// A decision's option with where it leads: "Move on → 9 The cave" (its chance is added by
-// odds.js when it comes); "Stay" where the pawn does not move.
-function optionLabel(move, square) {
-  if (move === "roll") return t("ui.roll");
-  const option = texts.options[move] || move;
-  if (square === null || square === undefined) return option;
-  const title = texts.squares[square - 1]?.title ?? "";
-  // "Paddle to 27: Savages", not "Paddle to 27 → 27 Savages": the label may name the square
-  if (new RegExp(`(^|\\D)${square}(\\D|$)`).test(option)) return t("web.option_titled", { option, title });
-  return t("web.option_to", { option, square, title });
-}
-
-// Hovering or focusing an option lights the square it leads to on the board, with a ghost of
-// the mover's pawn there when it would move.
-function showLeadOn(button, square, seat, moves) {
-  button.dataset.target = square;
-  const on = () => { markTarget($("board"), square, moves ? seat : null); bringIntoView(square); };
-  const off = () => markTarget($("board"), null);
-  button.addEventListener("focus", on); button.addEventListener("mouseenter", on);
-  button.addEventListener("blur", off); button.addEventListener("mouseleave", off);
-}
-
-// A square kept in sight: on a phone the fixed bar covers the bottom of the window, so the
-// square must be between the top and the bar (scrolled there only if it is not).
-function bringIntoView(square) {
-  const card = document.querySelector(`#board [data-square="${square}"]`);
-  if (!card) return;
-  const box = card.getBoundingClientRect(), dock = $("dock").getBoundingClientRect();
-  const bottom = getComputedStyle($("dock")).position === "fixed" ? dock.top : window.innerHeight;
-  const by = box.top < 0 ? box.top - 8 : box.bottom > bottom ? box.bottom - bottom + 8 : 0;
-  if (by) window.scrollBy({ top: by, behavior: still() ? "auto" : "smooth" });
-}
-
-function render(game) {
-  state.busy = false;
-  markTarget($("board"), null);
-  renderPlayers(game.players, { toMove: game.over ? null : game.to_move, you: state.you, bank: game.bank });
-  renderTurn(game);
-  renderWaiting($("waiting-room"), game, state.table);  // a waiting room: whom, and the host's start
-  renderSeries($("series"), game);
-  renderHints($("hints"), game, state.you);  // the quick start, in a player's first game here
-  renderWatching($("watching"), game);
-  renderReactions($("reactions"), game, state.you, send);
-  $("reactions").dataset.mover = game.over || game.to_move === null ? "" : String(game.to_move);
-  decorateSeats(game, { you: state.you, seatTokens: state.seatTokens, send });
-  renderInForce(game);
-  renderDice(game, view());
-  const asked = !game.over && game.to_move === ownSeat() && game.players[game.to_move].kind === "human";
-  $("prompt").textContent = awaiting(game) ? "" : asked && game.prompt_you ? game.prompt_you : game.prompt;
-  const actions = $("actions");
-  const hadFocus = actions.contains(document.activeElement);
-  actions.replaceChildren();
-  actions.dataset.version = game.version;
-  const mover = game.players[game.to_move];
-  if (!game.over && !awaiting(game) && state.you.includes(game.to_move) && mover.kind === "human") {
-    const leads = Object.fromEntries((game.leads || []).map((l) => [l.option, l.square]));
-    for (const move of game.legal) {
-      const b = make("button", null, { type: "button", "data-move": move });
-      b.append(make("span", optionLabel(move, leads[move]), { class: "option" }), make("span", null, { class: "chance" }));
-      if (move in leads) showLeadOn(b, leads[move] ?? mover.position, game.to_move, leads[move] !== null);
-      b.onclick = () => {
-        if (state.busy) return;
-        state.busy = true;
-        for (const x of actions.querySelectorAll("button")) x.disabled = true;
-        send({ type: "act", game: game.id, version: game.version, move, token: state.seatTokens[game.to_move] });
-      };
-      actions.append(b);
-    }
-    // Keep the keyboard where the play is: the new buttons take the focus the old ones had.
-    if (hadFocus || document.activeElement === document.body || !document.activeElement) actions.firstChild?.focus();
-  }
-  showOdds(game.id, game.version, game.over ? null : game.to_move);  // after the buttons: it fills their chances
-  if (game.over && state.you.length) {  // the rematch, where the moves were: big and in reach
-    const b = make("button", t("web.rematch"), { type: "button", id: "rematch" });
-    b.onclick = () => send({ type: "rematch", token: state.seatTokens[state.you[0]] });
-    actions.append(b);
-  }
-  const fresh = game.over && state.payoutShown !== game.id;
-  if (game.over) state.payoutShown = game.id;
-  renderEnd($("end"), game, { fresh, links: true, start: game.ruleset?.start_tokens ?? null });
-  if (game.over) showChart(game.id, $("end"), names(game), (v) => { location.href = `/replay/${game.id}?step=${v}`; });
-  for (const panel of panels) panel(game, view());
-}
-
-// The rules in force at this table, always in view: who started and keeps the bank (the
-// printed rules' youngest, or the table's first seat), then the edition and the money options.
-function renderInForce(game) {
-  const first = game.players[game.first ?? 0];
-  $("starts").textContent = first ? t("web.starts", { name: first.name }) : "";
-  $("rules-summary").textContent = game.rules || texts.rules || "";
-}
-
-// Which token holds which seat: ask the server once per token.
+// Which token holds which seat: ask the server once per token (one it refuses holds none).
 async function mapTokens() {
   state.seatTokens = {};
-  for (const tok of state.tokens) {
-    const r = await fetch(`/api/tables/${state.table}/whoami`, { method: "POST",
-      headers: { "content-type": "application/json" }, body: JSON.stringify({ token: tok }) });
-    if (r.ok) state.seatTokens[(await r.json()).seat] = tok;
+  for (const token of state.tokens) {
+    try {
+      state.seatTokens[(await request(`/api/tables/${state.table}/whoami`, { body: { token } })).seat] = token;
+    } catch (e) {
+      if (e.code === NETWORK) throw e;
+    }
   }
 }
 
+/** @param {string} tableId */
 export async function openTable(tableId) {
   $("table").hidden = false;
   state.table = tableId;
@@ -384,41 +279,43 @@ export async function openTable(tableId) {
   foldLog();
   await mapTokens();
   // "Your tables" on the home page: which seats this browser holds here, and when it was here
-  if (Object.keys(state.seatTokens).length || localStorage.getItem(`robinson.host.${tableId}`)) {
+  if (Object.keys(state.seatTokens).length || hostSecret(tableId)) {
     rememberTable(tableId, Object.keys(state.seatTokens));
   }
   drawParrot($("parrot-bird"));
   if (!texts.squares.length || $("board").childElementCount === 0) redrawBoard();
   $("verify").onclick = () => verifyDice(state.game.id);
-  $("sound").checked = localStorage.getItem("robinson.sound") === "on";
-  $("sound").onchange = () => localStorage.setItem("robinson.sound", $("sound").checked ? "on" : "off");
-  $("push").checked = localStorage.getItem(`robinson.push.${tableId}`) === "on";
-  $("push").onchange = () => pushChanged($("push").checked);
+  const sound = /** @type {HTMLInputElement} */ ($("sound")), push = /** @type {HTMLInputElement} */ ($("push"));
+  sound.checked = soundOn();
+  sound.onchange = () => keepSound(sound.checked);
+  push.checked = pushOn(tableId);
+  push.onchange = () => pushChanged(push.checked);
   // The board's column count follows the window (columnsFor): redraw it when a resize or a
   // turned phone crosses the breakpoint, pawns and all.
   window.matchMedia("(max-width: 639.98px)").addEventListener("change", () => {
-    if (state.game) { redrawBoard(); render(state.game); }
+    if (state.game) { redrawBoard(); render(); }
   });
   connect();
 }
 
 // Web Push for this browser's seats here (push.js, loaded only now): on, off, or on again in a
 // new language. What went wrong is said under the box, and the box shows what is true.
+/** @param {boolean} on */
 async function pushChanged(on) {
+  const box = /** @type {HTMLInputElement} */ ($("push"));
   $("push-note").textContent = "";
   const { setPush } = await import("./push.js");
   const problem = await setPush(on, state.table, state.seatTokens, texts.lang);
-  if (problem && on) $("push").checked = false;
+  if (problem && on) box.checked = false;
   $("push-note").textContent = problem ? t(problem) : "";
-  localStorage.setItem(`robinson.push.${state.table}`, $("push").checked ? "on" : "off");
+  keepPush(state.table, box.checked);
 }
 
+/** @param {string} lang */
 export async function switchLanguage(lang) {
   await loadTexts(lang, state.game ? state.game.id : null);
-  if ($("push").checked && state.table) pushChanged(true);
+  if (/** @type {HTMLInputElement} */ ($("push")).checked && state.table) pushChanged(true);
   if (!state.game) return;
-  redrawBoard(); render(state.game); showDie(Number($("die").dataset.face) || null, false);
+  redrawBoard(); render(); showDie(Number($("die").dataset.face) || null, false);
   send({ type: "lang", lang: texts.lang });  // the server sends a fresh snapshot: the log in this language
 }
-
-export { COLOURS };

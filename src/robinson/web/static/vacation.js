@@ -1,14 +1,10 @@
+// @ts-check
 // Vacation for long clocks (issue 19, docs/protocol.md "Clocks"): a seat of a table that gives
 // vacation days may pause its own clock for whole days; everyone sees "on vacation until …" by
 // the name. seats.js puts the owner's control in the seat's row after each render.
-import { errorText, t, tn, texts } from "./texts.js";
-
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
+import { request } from "./api.js";
+import { make } from "./dom.js";
+import { t, tn, texts } from "./texts.js";
 
 // "on vacation until 5 Dec, 14:00" in the viewer's language, for a seat on vacation.
 export function vacationNote(p) {
@@ -33,9 +29,9 @@ export function vacationPanel(table, p, token) {
   const problem = make("p", null, { class: "problem", role: "alert" });
   go.onclick = async () => {
     go.disabled = true;
-    const r = await fetch(`/api/tables/${table}/seats/${p.seat}/vacation`, { method: "POST",
-      headers: { "content-type": "application/json" }, body: JSON.stringify({ token, days: Number(days.value) }) });
-    if (!r.ok) { problem.textContent = errorText((await r.json()).error); go.disabled = false; }
+    try {
+      await request(`/api/tables/${table}/seats/${p.seat}/vacation`, { body: { token, days: Number(days.value) } });
+    } catch (e) { problem.textContent = e.message; go.disabled = false; }
   };
   box.append(make("p", t("web.vacation.left", { n: p.vacation_left }), { class: "hint" }), days, " ", go, problem);
   return box;

@@ -1,15 +1,12 @@
+// @ts-check
 // The waiting room (issue 18): a table made by "Play with friends" makes no move until the
 // friends have taken their seats (game.awaited lists those still to come). Everyone sees who is
 // awaited ("invite sent – not here yet" by the name, and in the banner); the host may start
 // without them. The game starts by itself when the last one comes.
-import { errorText, t } from "./texts.js";
-
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
+import { request } from "./api.js";
+import { make } from "./dom.js";
+import { hostSecret } from "./storage.js";
+import { t } from "./texts.js";
 
 export function awaiting(game) { return !game.over && (game.awaited || []).length > 0; }
 
@@ -28,15 +25,15 @@ export function renderWaiting(box, game, tableId) {
   banner.dataset.state = "waiting";
   banner.textContent = t("web.waiting_room", { names });
   box.replaceChildren();
-  const host = localStorage.getItem(`robinson.host.${tableId}`);
+  const host = hostSecret(tableId);
   if (!host) return;
   const start = make("button", t("web.start_now"), { type: "button", id: "start-now", class: "primary" });
   const problem = make("p", null, { class: "problem", role: "alert" });
   start.onclick = async () => {
     start.disabled = true;
-    const r = await fetch(`/api/tables/${tableId}/start`, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ host }) });
-    if (!r.ok) { problem.textContent = errorText((await r.json()).error); start.disabled = false; }
+    try {
+      await request(`/api/tables/${tableId}/start`, { body: { host } });
+    } catch (e) { problem.textContent = e.message; start.disabled = false; }
   };
   box.append(start, problem);
 }

@@ -1,69 +1,45 @@
+// @ts-check
 // What this browser remembers of its player: the name asked once on the home page, and the
 // tables it holds seats at ("Your tables" on the home page, docs/web-page.md).
 //
 // The seats' secrets are kept by table.js and seats.js (`robinson.tokens.{table}`,
-// `robinson.host.{table}`); this module keeps beside them which seats those secrets hold and
-// when the table was last opened (`robinson.tables`), so the home page can say "your move"
-// with one read of each table and no secret sent anywhere.
+// `robinson.host.{table}`, through storage.js like every key); this module keeps beside them
+// which seats those secrets hold and when the table was last opened (`robinson.tables`), so the
+// home page can say "your move" with one read of each table and no secret sent anywhere.
+import { request } from "./api.js";
+import { make } from "./dom.js";
+import { forgetSecrets, keepName, keepTableIndex, savedName, tableIndex, tablesHeld } from "./storage.js";
 import { t, texts } from "./texts.js";
 
-function make(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;  // text, never markup
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-const NAME = "robinson.name";
-const TABLES = "robinson.tables";
-const TOKENS = "robinson.tokens.";
-const HOST = "robinson.host.";
 export const SHOWN = 20;  // tables read at most (one GET each: the home page stays light)
 
 // ------------------------------------------------------------------------------------- name
 // A name, never a pronoun: every line of the narration is built on it ("You rolls 6").
 const PRONOUNS = new Set(["you", "tu", "ty", "jūs", "vy", "vosaltres", "vós", "es", "já"]);  // you, and "I"
 export function isPronoun(name) { return PRONOUNS.has(name.trim().toLocaleLowerCase()); }
-export function myName() { return (localStorage.getItem(NAME) || "").trim(); }
-export function rememberName(name) {
-  if (name.trim()) localStorage.setItem(NAME, name.trim()); else localStorage.removeItem(NAME);
-}
+export function myName() { return savedName(); }
+export function rememberName(name) { keepName(name); }
 
 // ----------------------------------------------------------------------------------- tables
-function index() {
-  try { return JSON.parse(localStorage.getItem(TABLES) || "{}") || {}; } catch { return {}; }
-}
-
 // The table page, once it knows which seats this browser's secrets hold.
 export function rememberTable(table, seats) {
-  const all = index();
+  const all = tableIndex();
   all[table] = { seats: seats.map(Number).sort((a, b) => a - b), seen: Date.now() };
-  localStorage.setItem(TABLES, JSON.stringify(all));
+  keepTableIndex(all);
 }
 
 export function forgetTable(table) {
-  const all = index();
+  const all = tableIndex();
   delete all[table];
-  localStorage.setItem(TABLES, JSON.stringify(all));
-  localStorage.removeItem(TOKENS + table);
-  localStorage.removeItem(HOST + table);
-}
-
-function held(key) {
-  try { return JSON.parse(localStorage.getItem(key) || "[]").length > 0; } catch { return false; }
+  keepTableIndex(all);
+  forgetSecrets(table);
 }
 
 // Every table this browser holds a seat's or the host's secret for, the latest opened first
 // (a table made here and never opened has no record yet: it counts as new).
 export function knownTables() {
-  const all = index(), ids = new Set();
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    // (a spectator's page keeps an empty list of secrets: watching is not a seat)
-    if (key.startsWith(TOKENS) && held(key)) ids.add(key.slice(TOKENS.length));
-    else if (key.startsWith(HOST)) ids.add(key.slice(HOST.length));
-  }
-  return [...ids].map((id) => ({ id, seats: all[id]?.seats ?? [], seen: all[id]?.seen ?? Date.now() }))
+  const all = tableIndex();
+  return tablesHeld().map((id) => ({ id, seats: all[id]?.seats ?? [], seen: all[id]?.seen ?? Date.now() }))
     .sort((a, b) => b.seen - a.seen);
 }
 
@@ -120,10 +96,10 @@ export async function renderYourTables(box) {
   if (!known.length) { box.hidden = true; box.replaceChildren(); return; }
   const games = await Promise.all(known.map(async (k) => {
     try {
-      const r = await fetch(`/api/tables/${encodeURIComponent(k.id)}?lang=${texts.lang}`);
-      if (r.ok) return (await r.json()).game;
-      return r.status === 404 ? null : undefined;  // gone, or not known right now
-    } catch { return undefined; }
+      return (await request(`/api/tables/${encodeURIComponent(k.id)}?lang=${texts.lang}`)).game;
+    } catch (e) {
+      return e.status === 404 ? null : undefined;  // gone, or not known right now
+    }
   }));
   if (asked !== drawing) return;
   const redraw = () => renderYourTables(box);
@@ -133,15 +109,16 @@ export async function renderYourTables(box) {
     const li = row(k, games[i], redraw);
     (games[i] && games[i].over ? finished : playing).push(li);
   });
-  playing.sort((a, b) => ("yourMove" in b.dataset) - ("yourMove" in a.dataset));  // stable
+  playing.sort((a, b) => Number("yourMove" in b.dataset) - Number("yourMove" in a.dataset));  // stable
   box.hidden = !playing.length && !finished.length;
   const list = make("ul", null, { id: "your-tables-list" });
   list.append(...playing);
   box.replaceChildren(make("h2", t("web.your_tables"), { id: "your-tables-heading" }), list);
   if (finished.length) {
     const folded = make("details", null, { id: "finished-tables" });
-    folded.append(make("summary", t("web.finished_tables", { n: finished.length })), make("ul", null));
-    folded.lastChild.append(...finished);
+    const list = make("ul", null);
+    folded.append(make("summary", t("web.finished_tables", { n: finished.length })), list);
+    list.append(...finished);
     box.append(folded);
   }
 }
