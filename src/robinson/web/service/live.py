@@ -4,6 +4,7 @@ and who is present. What its viewers are sent is built in views.py."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 from collections import deque
@@ -32,6 +33,7 @@ from robinson.web.store.rows import GameRow, Note, SeatRow, TableRow
 TIMEOUT_LIMIT = 3
 
 
+@functools.lru_cache(maxsize=4096)  # the same seat tokens come with every move of a table
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 

@@ -200,7 +200,8 @@ class Moves:
                 "stale_version", "the game moved on; here is the new state"
             ) from None
         self.advance(table, step, state, events)
-        self.cluster.bus.publish(table.id, Moved.of(step))
+        if self.cluster.shared:  # alone, nobody else to tell: no bus message built per move
+            self.cluster.bus.publish(table.id, Moved.of(step))
 
     def advance(self, table: LiveTable, step: Step, state: State, events: Sequence[Event]) -> None:
         """Take a stored step into this copy of the game and tell its viewers here (with the
