@@ -570,6 +570,47 @@ def test_the_movers_clock_is_large_in_view_and_an_absent_player_says_since_when(
         bruno_context.close()
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_the_player_strip_shows_every_seat_in_view_on_both_sizes(
+    server: Server, browser: Browser, size: str
+) -> None:
+    """Issue 18's player strip: each seat's shape, presence, name, purse and square, and how long
+    an absent player has been away, in the viewport beside the turn on a desk as on a phone (the
+    full players' list is below the fold at 1440x900)."""
+    t = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila", "kind": "bot", "bot": "eager"}]
+    )
+    context = browser.new_context(viewport=SIZES[size], locale="cs-CZ")
+    try:
+        page = context.new_page()
+        problems = watch(page)
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        chips = page.locator("#purses li")
+        assert chips.count() == 3
+        for seat in range(3):
+            assert _in_viewport(page, chips.nth(seat)), f"seat {seat} out of view"
+        anna, bruno, cila = (chips.nth(i) for i in range(3))
+        assert anna.locator(".who").inner_text() == "Anna"
+        assert anna.locator(".coins").inner_text() == "20"  # 30 tokens, 10 staked
+        assert anna.locator(".at").inner_text() == "0"
+        assert anna.locator(".visually-hidden").inner_text() == "pole 0, 20 žetonů"
+        assert "to-move" in (anna.get_attribute("class") or "")
+        assert anna.locator(".presence[data-present='true']").count() == 1
+        assert bruno.locator(".presence[data-present='false']").count() == 1
+        away = bruno.locator(".away")
+        away.wait_for()
+        assert re.fullmatch(r"pryč \d:\d\d", away.inner_text()), away.inner_text()
+        assert cila.locator(".presence").count() == 0  # a bot has no presence
+        page.locator("[data-move='roll']").click()
+        page.wait_for_function(
+            "document.querySelector('#purses [data-purse=\"0\"] .at').textContent !== '0'"
+        )
+        assert problems == []
+    finally:
+        context.close()
+
+
 def test_the_swings_name_their_turn_and_the_bars_keep_their_values_when_a_seat_changes(
     server: Server, browser: Browser
 ) -> None:

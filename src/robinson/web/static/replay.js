@@ -74,7 +74,7 @@ export async function openReplay(gameId, lang) {
     const { s, players } = playersAt(i);
     const before = { ...spots };
     const over = s.winner !== null && s.winner !== undefined || i === total;
-    renderPlayers(players, { toMove: over ? null : s.to_move, bank: s.bank });
+    renderPlayers(players, { toMove: over ? null : s.to_move, bank: s.bank, over });
     showOdds(gameId, i, s.to_move ?? null);
     const lastRoll = data.steps.slice(0, i).map((st) => st.action.roll).filter(Boolean).pop();
     showDie(lastRoll || null, animate && data.steps[i - 1].action.roll !== undefined);

@@ -37,12 +37,36 @@ export function redrawBoard() {
 function fridayLine(players, p) { return t("web.serves", { friday: players[p.friday].name, master: p.name }); }
 
 /**
+ * A seat in the player strip (issue 18), on every screen: its shape and colour, presence, name,
+ * purse and square (a coin and a square drawn by style.css, the words for screen readers), and
+ * how long an absent player has been away (seats.js's ticker counts it up). Greyed when dead.
+ * @param {PlayerView} p @param {boolean} moving @param {boolean} over
+ */
+function stripChip(p, moving, over) {
+  const chip = make("li", null, { "data-purse": p.seat });
+  if (moving) chip.classList.add("to-move");
+  if (!p.alive) chip.classList.add("out");
+  chip.append(seatIcon(p.seat, 14));
+  if (p.kind === "human" && typeof p.present === "boolean") {
+    chip.append(make("span", null, { class: "presence", "data-present": String(p.present), "aria-hidden": "true" }));
+  }
+  chip.append(make("span", p.name, { class: "who" }),
+    make("span", String(p.purse), { class: "coins", "aria-hidden": "true" }),
+    make("span", String(p.position), { class: "at", "aria-hidden": "true" }),
+    make("span", t("web.strip_seat", { purse: tn("web.tokens", p.purse), square: p.position }), { class: "visually-hidden" }));
+  if (p.kind === "human" && p.present === false && p.away_since && !over) {
+    chip.append(make("span", "", { class: "away", "data-away-since": p.away_since }));
+  }
+  return chip;
+}
+
+/**
  * The players panel: the pawns, purses, the bank, Friday links and skips of `players` (a game
  * view's or a replay step's); seats.js adds presence, clocks and each seat's menu after it.
  * @param {PlayerView[]} players
- * @param {{toMove?: number | null, you?: number[], bank?: number | null}} [where]
+ * @param {{toMove?: number | null, you?: number[], bank?: number | null, over?: boolean}} [where]
  */
-export function renderPlayers(players, { toMove = null, you = [], bank = null } = {}) {
+export function renderPlayers(players, { toMove = null, you = [], bank = null, over = false } = {}) {
   drawPawns($("board"), players, toMove);
   $("bank").replaceChildren(make("span", t("ui.bank"), { class: "label" }), ": ",
     make("span", bank === null ? "" : tn("web.tokens", bank), { id: "bank-amount" }));
@@ -62,10 +86,7 @@ export function renderPlayers(players, { toMove = null, you = [], bank = null } 
     if (p.shipwrecked) facts.push(t("ui.mark"));
     li.append(make("div", facts.join(" · "), { class: "facts" }));
     list.append(li);
-    const chip = make("li", null, { "data-purse": p.seat });
-    chip.append(seatIcon(p.seat, 14), make("span", `${p.name} ${p.purse}`));
-    if (p.seat === toMove) chip.classList.add("to-move");
-    strip.append(chip);
+    strip.append(stripChip(p, p.seat === toMove, over));
   }
 }
 

@@ -58,7 +58,7 @@ function view() { return { you: state.you, seatTokens: state.seatTokens, table: 
 /** @type {((state: TableState) => void)[]} */
 const PANELS = [
   function players(s) {  // the pawns, purses and bank
-    renderPlayers(s.game.players, { toMove: s.game.over ? null : s.game.to_move, you: s.you, bank: s.game.bank });
+    renderPlayers(s.game.players, { toMove: s.game.over ? null : s.game.to_move, you: s.you, bank: s.game.bank, over: s.game.over });
   },
   function turn(s) {  // whose turn; a waiting room's whom and the host's start; the series; hints
     renderTurn(s);
