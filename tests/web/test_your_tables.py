@@ -178,6 +178,10 @@ def test_play_with_friends_opens_the_invite_panel(
             assert shared["url"] == link
         else:
             assert focused == "copy"
+            # the waiting banner and the host's "Start now" in sight with the links
+            for part in ("#turn", "#waiting-room button"):
+                box = page.locator(part).bounding_box()
+                assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, part
             assert panel.locator(".share").count() == 0  # no share sheet here: Copy and QR
             assert panel.locator("[data-invite='1'] .qr").count() == 1
         _no_serious_violation(page)

@@ -9,6 +9,7 @@ import { mailPanel } from "./mail.js";
 import { dropInvitePanelAsk, hostSecret, invitePanelAsked, keepInvite, keepSeatTokens,
   pendingInvite, rememberHost, seatTokens, soundOn } from "./storage.js";
 import { vacationNote, vacationPanel } from "./vacation.js";
+import { awaiting } from "./waiting.js";
 import { t, texts } from "./texts.js";
 
 const seats = { table: null, host: null, claimed: null, skew: 0, clock: null, ticker: null,
@@ -156,10 +157,12 @@ function showProblem(message) { showError(message, true); }
 function invitePanel(game, you) {
   if (!seats.host) return;
   let box = $("invites");
-  if (!box) {
-    box = make("section", null, { id: "invites", class: "invites" });
-    ($("side-panels") || $("side")).append(box);
-  }
+  if (!box) box = make("section", null, { id: "invites", class: "invites" });
+  // While the table waits for the friends, the links sit right under the turn and the host's
+  // "Start now" (in sight on a desk), later with the other panels.
+  const dock = $("dock"), panels = $("side-panels") || $("side");
+  if (awaiting(game) && dock) { if (box.previousElementSibling !== dock) dock.after(box); }
+  else if (box.parentElement !== panels) panels.append(box);
   // Drawn again when what the panel shows can have changed; asked of the server (links, QR
   // codes) again only when the seats changed, not for presence.
   const asked = JSON.stringify([texts.lang, you, game.players.map((p) => [p.claimed, p.kind])]);
