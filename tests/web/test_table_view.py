@@ -871,3 +871,28 @@ def test_a_players_first_game_shows_the_quick_start_until_got_it(
         assert problems == []
     finally:
         context.close()
+
+
+def test_no_select_or_checkbox_keeps_the_browsers_own_look(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 18's one visual language: the home form's selects draw the island's arrow, and the
+    table's switches are checked in its brown, not the browser's grey and blue."""
+    t = server.create([{"name": "Anna"}, {"name": "Bruno"}])
+    page = browser.new_page()
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("#seats select")
+        looks = page.evaluate(
+            "[...document.querySelectorAll('select')].map((s) => getComputedStyle(s).appearance)"
+        )
+        assert looks and set(looks) == {"none"}, looks
+        page.goto(server.base + t["seats"][0]["link"])
+        page.wait_for_selector("[data-move='roll']")
+        accents = page.evaluate(
+            "[...document.querySelectorAll('input[type=checkbox]')]"
+            ".map((c) => getComputedStyle(c).accentColor)"
+        )
+        assert accents and set(accents) == {"rgb(164, 71, 31)"}, accents
+    finally:
+        page.close()
