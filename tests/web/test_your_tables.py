@@ -6,7 +6,7 @@ once naming the viewer's seat (never a pronoun)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -181,7 +181,7 @@ def test_play_with_friends_opens_the_invite_panel(
             # the waiting banner and the host's "Start now" in sight with the links
             for part in ("#turn", "#waiting-room button"):
                 box = page.locator(part).bounding_box()
-                assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, part
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900, part
             assert panel.locator(".share").count() == 0  # no share sheet here: Copy and QR
             assert panel.locator("[data-invite='1'] .qr").count() == 1
         _no_serious_violation(page)
@@ -260,3 +260,27 @@ def test_a_table_for_friends_waits_until_the_guest_has_taken_the_seat(
     finally:
         host_context.close()
         guest_context.close()
+
+
+def test_a_name_typed_while_the_page_loads_is_kept(browser: Browser, server: Server) -> None:
+    """Typing one's name before the page has its settings (/api/meta held back here) names the
+    seat: the kept name once wiped it, and the table was Anna's (found playing in two browsers)."""
+    context = _context(browser, "cs")
+    held: list[Any] = []
+    try:
+        page = context.new_page()
+        page.route("**/api/meta", lambda route: held.append(route))
+        page.goto(server.base + "/")
+        page.fill("#my-name", "Jana")
+        while not held:
+            page.wait_for_timeout(50)
+        held[0].continue_()
+        page.unroute("**/api/meta")
+        page.wait_for_selector("#seats .seat input")
+        assert page.locator("#seats .seat input").first.input_value() == "Jana"
+        assert page.input_value("#my-name") == "Jana"
+        page.click("#play-now")
+        page.wait_for_selector("[data-move='roll']")
+        assert page.locator("[data-player='0'] .name").inner_text() == "Jana"
+    finally:
+        context.close()

@@ -99,6 +99,9 @@ async function home() {
     if ($("seats").querySelectorAll(".seat").length >= meta.limits.max_seats) return;
     $("seats").append(seatRow(name, kind)); labelSeats();
   };
+  // a name typed while the page was still loading counts: the kept one does not wipe it
+  const early = input("my-name").value.trim();
+  if (early && !isPronoun(early)) rememberName(early);
   add(myName() || "Anna", "human"); add("Bruno", "human"); add("Cila", "bot:heuristic");
   askName();
   labelHome();
