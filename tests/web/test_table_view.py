@@ -733,6 +733,30 @@ def test_the_standings_follow_the_rules_ranking_with_the_change_since_the_start(
         page.close()
 
 
+@pytest.mark.parametrize("width", [1300, 1440])
+def test_the_standings_fit_the_end_panel_in_latvian(
+    server: Server, browser: Browser, width: int
+) -> None:
+    """The five columns fit the side column (the Latvian "Izmaiņa" was cut off at 1300 px)."""
+    from tests.web.test_api import _play_to_the_end
+
+    t = server.create(
+        [{"name": "Anna"}, {"name": "Bruno"}, {"name": "Cila"}], edition="classic", language="lv"
+    )
+    _play_to_the_end(server, t)
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="lv-LV")
+    try:
+        page = context.new_page()
+        page.goto(server.base + t["seats"][0]["link"])
+        page.locator("#standings tbody tr").first.wait_for()
+        table = page.locator("#standings").bounding_box()
+        panel = page.locator("#end").bounding_box()
+        assert table is not None and panel is not None
+        assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
+    finally:
+        context.close()
+
+
 IN_SIGHT = (
     "(n) => { const r = document.querySelector(`#board [data-square='${n}']`)"
     ".getBoundingClientRect(); const bar = document.querySelector('#dock')"
