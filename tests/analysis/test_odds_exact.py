@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from odds_positions import constructed, eager, inside, played, wins_from
 from tests.shared import analyzed_p_win
+from tests.tiers import SLOW
 
 from robinson.analysis.exact import codes
 from robinson.analysis.exact.game import solve_game
@@ -34,7 +35,12 @@ from robinson.engine import (
 )
 
 
-@pytest.mark.parametrize("edition", list(EDITIONS))
+# `ca` plays `standard`'s chain and `cs` `lv`'s: the other chains' 4-player solves (≈12 s each)
+# are no other fast test's, so those editions run in `make test` only (tests/tiers.py).
+@pytest.mark.parametrize(
+    "edition",
+    [e if e in ("standard", "ca") else pytest.param(e, marks=SLOW) for e in EDITIONS],
+)
 def test_the_opening_equals_analyze_for_2_3_and_4_players(edition: str) -> None:
     ruleset = Ruleset(edition)
     plays_like = tables.rules_ruleset(ruleset).edition  # ca: standard, cs: lv

@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from robinson.web.service.orphans import exit_with_parent
+from tests.tiers import SYSTEM
+
+# Processes standing for a server and its worker, and seconds of real time waiting for one to
+# end: `make test`, not the fast tier.
+pytestmark = SYSTEM
 
 
 def _worker(watch: bool, pids: Any) -> None:
