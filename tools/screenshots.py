@@ -66,6 +66,34 @@ def until_decision(page: Any, tries: int = 80) -> bool:
     return False
 
 
+def play_with_friends(server: Server, page: Any, name: str) -> tuple[str, str]:
+    """The host's "Play with friends" from the home page under `name`, until the waiting room
+    shows; returns the invite link of the seat it waits for and the spectators' link (absolute),
+    as the host's panel gives them (`POST …/invites` with the host's secret the page keeps)."""
+    page.goto(server.base + "/")
+    page.fill("#my-name", name)
+    page.click("#play-friends")
+    page.wait_for_selector("#waiting-room:not([hidden])")
+    table = page.url.split("/t/")[1].split("#")[0]
+    secret = page.evaluate(f"localStorage.getItem('robinson.host.{table}')")
+    links = server.post(
+        f"/api/tables/{table}/invites", {"host": secret, "origin": server.base}
+    ).json()
+    awaited = server.get(f"/api/tables/{table}").json()["game"]["awaited"]
+    invite = next(s["link"] for s in links["seats"] if s["seat"] in awaited)
+
+    def absolute(link: str) -> str:
+        return link if link.startswith("http") else server.base + link
+
+    return absolute(invite), absolute(links["spectator"])
+
+
+def open_invite(page: Any, invite: str) -> None:
+    """The guest opens the invite: the seat's offer, its "Take this seat" button shown."""
+    page.goto(invite)
+    page.wait_for_selector("[data-take-seat]")
+
+
 def finished_game(server: Server) -> tuple[str, str, str]:
     """A finished table (the human seat handed to a bot, bots playing it out): its id, the
     human's secret and the game's id."""
@@ -125,21 +153,10 @@ def views(browser: Any, server: Server, lang: str, size: str, out: Path) -> None
 
     with context() as host, context() as guest:
         page = host.new_page()
-        page.goto(server.base + "/")
-        page.fill("#my-name", me)
-        page.click("#play-friends")
-        page.wait_for_selector("#waiting-room:not([hidden])")
+        invite, spectator = play_with_friends(server, page, me)
         shot(page, out, f"friends-waiting-{tag}")
-        table = page.url.split("/t/")[1].split("#")[0]
-        secret = page.evaluate(f"localStorage.getItem('robinson.host.{table}')")
-        links = server.post(
-            f"/api/tables/{table}/invites", {"host": secret, "origin": server.base}
-        ).json()
-        awaited = server.get(f"/api/tables/{table}").json()["game"]["awaited"]
-        invite = next(s["link"] for s in links["seats"] if s["seat"] in awaited)
         other = guest.new_page()
-        other.goto(invite if invite.startswith("http") else server.base + invite)
-        other.wait_for_selector("[data-take-seat]")
+        open_invite(other, invite)
         shot(other, out, f"friends-offer-{tag}")
         other.click("[data-take-seat]")
         # the claim starts the game: the waiting room goes on both pages
@@ -148,8 +165,7 @@ def views(browser: Any, server: Server, lang: str, size: str, out: Path) -> None
         shot(page, out, f"friends-host-{tag}")
         shot(other, out, f"friends-guest-{tag}")
         watcher = guest.new_page()
-        spectator = links["spectator"]
-        watcher.goto(spectator if spectator.startswith("http") else server.base + spectator)
+        watcher.goto(spectator)
         watcher.wait_for_selector("#turn")
         shot(watcher, out, f"spectator-{tag}")
 

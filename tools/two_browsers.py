@@ -24,8 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.web.conftest's Server
 
 from tests.web.conftest import BROWSER_ARGS, Server
-
-NAMES = {"en": "Olga", "lv": "Līga", "cs": "Jana", "ca": "Núria"}
+from tools.screenshots import NAMES, open_invite, play_with_friends
 
 
 def context(browser: Any, lang: str, phone: bool) -> Any:
@@ -77,20 +76,9 @@ def main() -> None:
                         ),
                     )
                     page.on("pageerror", lambda e, who=who: complaints.append(f"{who}: {e}"))
-                host.goto(server.base + "/")
-                host.fill("#my-name", NAMES[args.lang])
-                host.click("#play-friends")
-                host.wait_for_selector("#waiting-room:not([hidden])")
+                invite, _ = play_with_friends(server, host, NAMES[args.lang])
                 host.screenshot(path=str(args.out / "00-host-waiting.png"))
-                table = host.url.split("/t/")[1].split("#")[0]
-                secret = host.evaluate(f"localStorage.getItem('robinson.host.{table}')")
-                links = server.post(
-                    f"/api/tables/{table}/invites", {"host": secret, "origin": server.base}
-                ).json()
-                awaited = server.get(f"/api/tables/{table}").json()["game"]["awaited"]
-                invite = next(s["link"] for s in links["seats"] if s["seat"] in awaited)
-                guest.goto(invite if invite.startswith("http") else server.base + invite)
-                guest.wait_for_selector("[data-take-seat]")
+                open_invite(guest, invite)
                 guest.screenshot(path=str(args.out / "01-guest-offer.png"))
                 guest.click("[data-take-seat]")
                 guest.wait_for_selector("#waiting-room", state="hidden")

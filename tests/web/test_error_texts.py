@@ -96,6 +96,16 @@ def _shows(page: Page, selector: str, text: str) -> None:
     )
 
 
+def _ask_for_a_device_link(page: Page, url: str) -> None:
+    """Seat 0's page at `url` asks for a link to continue on another device (its seat menu)."""
+    page.goto(url)
+    page.wait_for_selector("[data-player='0'] .you")
+    # the page's dice seed given and acknowledged (an ack clears the message line)
+    page.wait_for_selector("#dice-seeds li[data-seat='0']", state="attached")
+    page.click("[data-seat-menu='0'] > summary")
+    page.click("[data-player='0'] details.device summary")
+
+
 @pytest.mark.browser
 def test_a_refused_seat_request_is_told_in_czech(server: Server, chromium: Browser) -> None:
     """The seat's menu asks for a link to another device with a secret that is no seat's (the
@@ -111,12 +121,7 @@ def test_a_refused_seat_request_is_told_in_czech(server: Server, chromium: Brows
     refused = server.post(f"/api/tables/{table}/seats/0/device", {"token": "not-a-seat"}).json()
     assert refused["error"]["code"] == "bad_token"
     try:
-        page.goto(f"{server.base}/t/{table}#{anna}")
-        page.wait_for_selector("[data-player='0'] .you")
-        # the page's dice seed given and acknowledged (an ack clears the message line)
-        page.wait_for_selector("#dice-seeds li[data-seat='0']", state="attached")
-        page.click("[data-seat-menu='0'] > summary")
-        page.click("[data-player='0'] details.device summary")
+        _ask_for_a_device_link(page, f"{server.base}/t/{table}#{anna}")
         _shows(page, "#error", _cs("web.error.bad_token"))
         assert refused["error"]["message"] not in page.inner_text("body")
         # an invite that never was, in cs too (the notice above the table)
@@ -194,11 +199,7 @@ def test_a_request_that_gets_no_answer_is_told_in_czech(server: Server, chromium
     page, violations = _page(chromium, "cs")
     page.route("**/seats/0/device", lambda route: route.abort("internetdisconnected"))
     try:
-        page.goto(f"{server.base}/t/{t['table']}#{t['seats'][0]['token']}")
-        page.wait_for_selector("[data-player='0'] .you")
-        page.wait_for_selector("#dice-seeds li[data-seat='0']", state="attached")
-        page.click("[data-seat-menu='0'] > summary")
-        page.click("[data-player='0'] details.device summary")
+        _ask_for_a_device_link(page, f"{server.base}/t/{t['table']}#{t['seats'][0]['token']}")
         _shows(page, "#error", _cs("web.error.network"))
         assert violations == []
     finally:
