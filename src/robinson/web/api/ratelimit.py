@@ -95,10 +95,12 @@ class LocalWindows:
         if before * (1 - into / self.period) + now + 1 <= self.amount:
             self._current[key] = now + 1
             return None
+        # At most a window, as `limits` says it (Retry-After within the period); when this
+        # window alone is full, a client asking then may be told to wait a little more.
         room = self.amount - 1 - now  # what the previous window may still weigh
         if room < 0:  # this window alone is full: its count becomes the previous one's
-            return self.period - into + self.period * max(0.0, 1 - (self.amount - 1) / now)
-        return max(0.0, self.period * (1 - room / before) - into)
+            return self.period - into
+        return min(self.period, max(0.0, self.period * (1 - room / before) - into))
 
 
 class Limiter:
