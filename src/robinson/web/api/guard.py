@@ -45,6 +45,8 @@ _BRACKETS = re.compile(rb"[\[\]{}]")
 def check_json(raw: bytes) -> None:
     """Refuse JSON nested deeper than MAX_DEPTH or with a number over MAX_NUMBER characters,
     without parsing it (Python's parser would recurse, or convert a 5000-digit number)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH and _NUMBER.search(raw) is None:
+        return  # too few brackets to nest too deep, no long number even inside strings: fine
     bare = _STRING.sub(b'""', raw)  # brackets and digits inside strings do not count
     if _NUMBER.search(bare):
         raise ServiceError("malformed", f"a number has at most {MAX_NUMBER} characters")

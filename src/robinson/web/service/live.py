@@ -333,21 +333,23 @@ class LiveTable:
 
     def vacation_until(self, seat: int) -> int:
         """Unix ms the seat's vacation in this game ends (0: none taken)."""
-        ends = [
-            int(n.data["until"])
-            for n in self.game.notes
-            if n.kind == "vacation" and n.data.get("seat") == seat
-        ]
-        return max(ends, default=0)
+        return self.vacations()[0].get(seat, 0)
 
     def vacation_left(self, seat: int) -> int:
         """Days of vacation the seat may still take in this game."""
-        taken = sum(
-            int(n.data["days"])
-            for n in self.game.notes
-            if n.kind == "vacation" and n.data.get("seat") == seat
-        )
-        return max(0, self.vacation_days - taken)
+        return max(0, self.vacation_days - self.vacations()[1].get(seat, 0))
+
+    def vacations(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Every seat's vacation in this game, in one reading of the notes: when the last ends
+        (Unix ms) and the days taken, by seat (a seat with none is absent)."""
+        until: dict[int, int] = {}
+        taken: dict[int, int] = {}
+        for n in self.game.notes:
+            if n.kind == "vacation":
+                seat = n.data.get("seat")
+                until[seat] = max(until.get(seat, 0), int(n.data["until"]))
+                taken[seat] = taken.get(seat, 0) + int(n.data["days"])
+        return until, taken
 
     def watching(self) -> int:
         """Connections here that hold no seat: the spectators. All of a table's sockets reach
@@ -362,10 +364,11 @@ class LiveTable:
         """Unix ms `seat` was last connected (stored), else when the table was made."""
         return self.seats[seat].seen_at or self.created
 
-    def absent(self, seat: int, now: int) -> bool:
+    def absent(self, seat: int, now: int, present: set[int] | None = None) -> bool:
         """No live connection for `absent_after` seconds. Counted from no earlier than when
-        this process took the table up, so that after a restart everyone can reconnect."""
-        if seat in self.present_anywhere():
+        this process took the table up, so that after a restart everyone can reconnect.
+        `present`: `present_anywhere()` when the caller has it already."""
+        if seat in (self.present_anywhere() if present is None else present):
             return False
         since = max(self.away_since(seat), self.loaded_at)
         return now - since >= self.absent_after * 1000

@@ -60,6 +60,7 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
     if game.deadline is not None and not st.over and st.to_move is not None:
         clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
     names, wins = table.names, table.wins
+    vacation_ends, vacation_taken = table.vacations()
     return {
         "id": game.id,
         "number": game.row.number,
@@ -96,11 +97,11 @@ def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
                 "bot": seat.bot,
                 "present": i in present,
                 "away_since": None if i in present else utc(table.away_since(i)),
-                "absent": table.absent(i, now),
+                "absent": table.absent(i, now, present),
                 "timeouts": seat.timeouts,
                 "claimed": seat.invite_sha256 is None,
-                "vacation_until": utc(away) if (away := table.vacation_until(i)) > now else None,
-                "vacation_left": table.vacation_left(i),
+                "vacation_until": utc(away) if (away := vacation_ends.get(i, 0)) > now else None,
+                "vacation_left": max(0, table.vacation_days - vacation_taken.get(i, 0)),
                 "wins": wins[i],
                 **player,
             }

@@ -102,8 +102,10 @@ class GroupWriter:
         self._waiting.append((_Item(step, summary, over, to_move), done))
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.create_task(self._flush())
-        # Shielded: a caller given up on (its task cancelled) does not unmake a write.
-        await asyncio.shield(done)
+        # Not shielded (a shield costs a future and two callbacks a move): a caller given up on
+        # (its task cancelled) cancels only `done`; its step stays in the group and is written
+        # all the same (`_flush` skips answering it), as a shielded wait would have it.
+        await done
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
