@@ -345,8 +345,7 @@ class LiveTable:
         until: dict[int, int] = {}
         taken: dict[int, int] = {}
         for n in self.game.notes:
-            if n.kind == "vacation":
-                seat = n.data.get("seat")
+            if n.kind == "vacation" and isinstance(seat := n.data.get("seat"), int):
                 until[seat] = max(until.get(seat, 0), int(n.data["until"]))
                 taken[seat] = taken.get(seat, 0) + int(n.data["days"])
         return until, taken
