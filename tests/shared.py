@@ -187,18 +187,41 @@ def analyzed(edition: str, players: int, policy: str, wait: bool = True) -> dict
     return once(f"analyze-{edition}-{players}-{policy}", build, wait)
 
 
+# Of the 4-player analyses the tests read all the figures of only this one (test_report_figures:
+# the choices and the length next to the report's); of the others, their win chances.
+WHOLE_ANALYSES = {("standard", "eager")}
+
+
 def tables_of_analyze(edition: str, policy: str = "eager") -> None:
     """Before a test reads the odds' 4-player chain of `edition`'s rules under `policy` (ca plays
-    standard's, cs lv's): have it solved by `analyzed`, which writes it to the tables. Read
-    first, the tables would solve it themselves, and `analyzed` (test_headline.py, the report)
-    would solve it a second time in the same run (3 to 6 s of CPU)."""
+    standard's, cs lv's): have it solved afresh once per run (`analyzed_p_win`), which writes it
+    to the tables. Read first, the tables would solve it themselves, and `analyzed_p_win`
+    (test_headline.py, the report) would solve it a second time in the same run (3 to 6 s of
+    CPU)."""
     from robinson.analysis.odds import tables
     from robinson.engine import Ruleset
 
-    analyzed(tables.rules_ruleset(Ruleset(edition)).edition, 4, policy)
+    analyzed_p_win(tables.rules_ruleset(Ruleset(edition)).edition, 4, policy)
 
 
 def analyzed_p_win(edition: str, players: int, policy: str, wait: bool = True) -> list[float]:
-    """`analyze(Ruleset(edition), players, policy)["p_win"]`, as `analyzed` makes it."""
-    p_win: list[float] = analyzed(edition, players, policy, wait)["p_win"]
-    return p_win
+    """`analyze(Ruleset(edition), players, policy)["p_win"]`, solved afresh once per run: as
+    `analyzed` makes it, or at 4 players outside WHOLE_ANALYSES as `analyze` computes it,
+    `solve_game(...).p_win()`, without the figures nobody reads (the weighted choice values and
+    the length: 2 s of CPU), its chains written to the odds' tables as `analyze` writes them."""
+    if players < 4 or (edition, policy) in WHOLE_ANALYSES:
+        p_win: list[float] = analyzed(edition, players, policy, wait)["p_win"]
+        return p_win
+
+    def build() -> list[float]:
+        from robinson.analysis.exact.game import solve_game
+        from robinson.analysis.odds import tables
+        from robinson.engine import Ruleset
+
+        ruleset = Ruleset(edition)
+        game = solve_game(ruleset, players, policy)
+        tables.store_solution(ruleset, policy, [c.values for c in game.chains])
+        solve_game.cache_clear()  # hundreds of MB: kept on disk, not in this worker
+        return game.p_win()
+
+    return once(f"p-win-{edition}-{players}-{policy}", build, wait)
