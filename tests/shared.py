@@ -113,11 +113,17 @@ def report_data() -> Any:
     """`collect(REPORT_GAMES, REPORT_SEED)`: the report's figures, collected once per run."""
     from robinson.analysis.report.data import collect
 
-    # solved by `analyze`, not a second time by the tables
-    all_of([partial(analyzed_p_win, e, 4, p, wait=False) for e, p in REPORT_CHAINS])
+    report_chains()
     return once(
         f"report-data-{REPORT_GAMES}-{REPORT_SEED}", lambda: collect(REPORT_GAMES, REPORT_SEED)
     )
+
+
+def report_chains() -> None:
+    """The report's 4-player chains (REPORT_CHAINS) on the odds' tables, solved by `analyze`
+    (`analyzed`), not a second time by the tables: before anything reads them, the report's
+    data here or `robinson report` in a subprocess of test_sim_cli.py."""
+    all_of([partial(analyzed_p_win, e, 4, p, wait=False) for e, p in REPORT_CHAINS])
 
 
 def report_page(lang: str) -> str:
@@ -159,27 +165,21 @@ def analyzed(edition: str, players: int, policy: str, wait: bool = True) -> dict
     """`analyze(Ruleset(edition), players, policy)`: solved afresh by `analyze` (not read
     from the odds' tables it is compared with), once per run over all the workers.
 
-    Its chains are written to the odds' tables (as `tables.store_solution` does, under the
-    tables' lock for those rules), so a worker that needs the same chains for the odds or the
-    report then reads them instead of solving them a second time (a 4-player chain is about
-    5 s of CPU)."""
+    `analyze` writes its chains to the odds' tables (`tables.store_solution`), so a worker that
+    needs the same chains for the odds or the report then reads them instead of solving them a
+    second time (a 4-player chain is about 5 s of CPU)."""
     from robinson.analysis.exact.game import solve_game
     from robinson.analysis.exact.summary import analyze
-    from robinson.analysis.odds import tables
     from robinson.engine import Ruleset
 
     def build() -> dict[str, Any]:
-        ruleset = Ruleset(edition)
-        rules = tables.rules_ruleset(ruleset)
-        # Not under the tables' lock: `analyze` reads the odds' tables itself (its weighted
-        # choice values, through `tables.ensure`, which takes that lock: not re-entrant).
-        figures: dict[str, Any] = analyze(ruleset, players, policy)
-        game = solve_game(ruleset, players, policy)  # the solve `analyze` just made
-        with tables._lock(rules, policy):  # store_solution's own lock
-            for m, chain in enumerate(game.chains, start=1):
-                path = tables.table_path(rules, policy, m)
-                if not path.is_file():
-                    tables._save(path, chain.values)
+        if policy == "optimal":
+            # `analyze` of the optimal policy reads the eager chains too (the weighted choice
+            # values): from that solve, not from the tables solving them alongside it.
+            analyzed(edition, players, "eager")
+        # Not under the tables' lock: `analyze` takes it itself (to store its chains, and to
+        # read its weighted choice values through `tables.ensure`): not re-entrant.
+        figures: dict[str, Any] = analyze(Ruleset(edition), players, policy)
         if players == 4:  # hundreds of MB: kept on disk, not in this worker
             solve_game.cache_clear()
         return figures
@@ -187,7 +187,41 @@ def analyzed(edition: str, players: int, policy: str, wait: bool = True) -> dict
     return once(f"analyze-{edition}-{players}-{policy}", build, wait)
 
 
+# Of the 4-player analyses the tests read all the figures of only this one (test_report_figures:
+# the choices and the length next to the report's); of the others, their win chances.
+WHOLE_ANALYSES = {("standard", "eager")}
+
+
+def tables_of_analyze(edition: str, policy: str = "eager") -> None:
+    """Before a test reads the odds' 4-player chain of `edition`'s rules under `policy` (ca plays
+    standard's, cs lv's): have it solved afresh once per run (`analyzed_p_win`), which writes it
+    to the tables. Read first, the tables would solve it themselves, and `analyzed_p_win`
+    (test_headline.py, the report) would solve it a second time in the same run (3 to 6 s of
+    CPU)."""
+    from robinson.analysis.odds import tables
+    from robinson.engine import Ruleset
+
+    analyzed_p_win(tables.rules_ruleset(Ruleset(edition)).edition, 4, policy)
+
+
 def analyzed_p_win(edition: str, players: int, policy: str, wait: bool = True) -> list[float]:
-    """`analyze(Ruleset(edition), players, policy)["p_win"]`, as `analyzed` makes it."""
-    p_win: list[float] = analyzed(edition, players, policy, wait)["p_win"]
-    return p_win
+    """`analyze(Ruleset(edition), players, policy)["p_win"]`, solved afresh once per run: as
+    `analyzed` makes it, or at 4 players outside WHOLE_ANALYSES as `analyze` computes it,
+    `solve_game(...).p_win()`, without the figures nobody reads (the weighted choice values and
+    the length: 2 s of CPU), its chains written to the odds' tables as `analyze` writes them."""
+    if players < 4 or (edition, policy) in WHOLE_ANALYSES:
+        p_win: list[float] = analyzed(edition, players, policy, wait)["p_win"]
+        return p_win
+
+    def build() -> list[float]:
+        from robinson.analysis.exact.game import solve_game
+        from robinson.analysis.odds import tables
+        from robinson.engine import Ruleset
+
+        ruleset = Ruleset(edition)
+        game = solve_game(ruleset, players, policy)
+        tables.store_solution(ruleset, policy, [c.values for c in game.chains])
+        solve_game.cache_clear()  # hundreds of MB: kept on disk, not in this worker
+        return game.p_win()
+
+    return once(f"p-win-{edition}-{players}-{policy}", build, wait)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.shared import tables_of_analyze
 from tests.tiers import SLOW
 
 from robinson.analysis.arising import arising, occurrences
@@ -40,6 +41,8 @@ def test_a_choices_weighted_value_times_its_frequency_is_its_whole_game_cost(
     games): the seats' changes of their own chance of winning add up to about the arisings
     times the weighted value (to first order: a seat that stays meets the tree again)."""
     rules = Ruleset("standard")
+    if players == 4:  # the chain `arising` reads, solved once per run with test_headline's
+        tables_of_analyze("standard")
     exact = {(a.square, a.roll): a for a in arising(rules, players)}[(7, 1)]
     setup = Setup(rules, players, seed=0)
     eager = fast_tables("eager", rules, players)

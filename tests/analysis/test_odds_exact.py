@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 from odds_positions import constructed, eager, inside, played, wins_from
-from tests.shared import analyzed_p_win
+from tests.shared import analyzed_p_win, tables_of_analyze
 from tests.tiers import SLOW
 
 from robinson.analysis.exact import codes
@@ -94,6 +94,7 @@ def _positions(edition: str, seed: int) -> list[State]:
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_mid_game_chances_lie_inside_the_interval_of_engine_games(edition: str) -> None:
     positions = _positions(edition, 10 + list(EDITIONS).index(edition))
+    tables_of_analyze(edition)  # 4 living: the chain the report and the headline check solve
     games = 300
     checks = sum(len(s.players) + 1 for s in positions)  # 99.9% for all of them at once
     for index, state in enumerate(positions):
@@ -113,6 +114,7 @@ def test_mid_game_chances_agree_with_200000_simulated_games(edition: str) -> Non
     engine's games game by game: test_sim_from_position.py): an interval of about a point where
     the engine's own 300 games allow ten."""
     positions = _positions(edition, 10 + list(EDITIONS).index(edition))
+    tables_of_analyze(edition)
     checks = sum(len(s.players) for s in positions)
     for index, state in enumerate(positions):
         odds = position_odds(state, "eager")

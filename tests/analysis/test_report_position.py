@@ -96,6 +96,11 @@ def _p_win(page: str) -> list[float]:
     return [seats[str(k)] for k in range(len(seats))]
 
 
+def _undrawn(fig: Figure) -> bytes:
+    plt.close(fig)
+    return b""
+
+
 def _headings(page: str) -> list[str]:
     return re.findall(r"<h2>(.*?)</h2>", page)
 
@@ -240,7 +245,14 @@ def test_bad_policies_and_a_policy_without_a_record_are_refused(
 
 
 @pytest.mark.parametrize("lang", ["lv", "cs", "ca"])
-def test_lang_gives_that_languages_words_and_a_phone_viewport(tmp_path: Path, lang: str) -> None:
+def test_lang_gives_that_languages_words_and_a_phone_viewport(
+    tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from robinson.analysis.report import position_figures
+
+    # The page's words: its plots built (in `lang`) but not drawn to PNG (half a second a
+    # page); they are drawn on the English pages of the other tests.
+    monkeypatch.setattr(position_figures, "to_png", _undrawn)
     page = _report(tmp_path, _write(tmp_path, TREE), "--lang", lang, "--games", GAMES)
     assert page.startswith(f"<!DOCTYPE html><html lang={lang}><head>") and VIEWPORT in page
     assert f"<title>{_words(lang, 'report.pos.title')}</title>" in page

@@ -36,6 +36,7 @@ def play_on_a_pty(tmp_path: Path, seed: int) -> tuple[str, GameRecord]:
     child = pexpect.spawn(
         sys.executable, args, env=env, encoding="utf-8", dimensions=(40, 80), timeout=60
     )
+    child.delaybeforesend = None  # answers only after the prompt: no 50 ms wait at each of them
     transcript, helped = [], False
     while True:
         index = child.expect([PROMPT, pexpect.EOF])
@@ -142,6 +143,7 @@ def test_setup_questions_on_a_pty_take_the_languages_answers(lang: str) -> None:
         sys.executable, [*args, "--seed", "1", "--pace", "0"], env=env, encoding="utf-8",
         dimensions=(40, 80), timeout=60,
     )  # fmt: skip
+    child.delaybeforesend = None  # each answer after its question: no 50 ms wait before it
     for answer in (language, name, age, others, edition):
         child.expect(r"\]: |: $")
         child.sendline(answer)

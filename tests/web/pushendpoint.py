@@ -122,7 +122,9 @@ class PushEndpoint:
                 pass  # quiet
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # A short poll: `stop` (shutdown) waits for the loop's next look, 0.5 s by default, at
+        # the end of every test that uses an endpoint.
+        threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True).start()
         return self
 
     def stop(self) -> None:

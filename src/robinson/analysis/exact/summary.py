@@ -85,8 +85,14 @@ def choices_alone(game: GameSolution) -> list[dict[str, Any]]:
 
 def analyze(ruleset: Ruleset, players: int, policy: str) -> dict[str, Any]:
     """Every exact figure for `players` (1..4) under `ruleset` and `policy`."""
+    from robinson.analysis.odds import tables
+
     check_exact(players, policy)
     game = solve_game(ruleset, players, policy)
+    # The odds' tables keep the chains just solved (where they do not have them yet): the
+    # weighted choice values below and the headline read the tables, which would otherwise
+    # solve the same chains a second time on a machine that has none (4 players: seconds).
+    tables.store_solution(ruleset, policy, [c.values for c in game.chains])
     alone = solve_game(ruleset, 1, policy) if players > 1 else game
     single = single_figures(alone)
     p_win = game.p_win()
