@@ -406,6 +406,58 @@ def test_presence_shows_on_every_process(cluster: Cluster) -> None:
     asyncio.run(run())
 
 
+def redis_calls(cluster: Cluster, command: str) -> int:
+    """How many times Redis has run `command` (INFO commandstats; within scripts too)."""
+    import redis
+
+    r = redis.Redis.from_url(cluster.redis.url)
+    try:
+        stats = r.info("commandstats")
+    finally:
+        r.close()
+    return int(stats.get(f"cmdstat_{command}", {}).get("calls", 0))
+
+
+def test_a_process_that_sees_the_players_elsewhere_asks_redis_nothing_per_move(
+    cluster: Cluster,
+) -> None:
+    """Issue 17's budget of Redis commands per move: the players' socket on one process, a
+    spectator on another. The spectator's process follows every move and its notifier looks
+    at each new turn; it knows the players are connected elsewhere (the bus told it), so it
+    asks Redis nothing. Before, it asked for the seat's presence (`RedisPresence.seat`: a
+    script that begins with a GET of `robinson:presence:since`) at almost every move. Nothing
+    else GETs a key here (the leases' claims do, for tables with a bot or a clock: none)."""
+    a, b = cluster.servers[0], cluster.servers[1]
+    t = a.create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    tokens = {i: s["token"] for i, s in enumerate(t["seats"])}
+
+    async def run() -> int:
+        spectator = Viewer(b.ws_base, t["table"])
+        await spectator.start()
+        players = Viewer(a.ws_base, t["table"], tuple(tokens.values()))
+        await players.start()
+        await spectator.wait(lambda s: all(p["present"] for p in s["players"]))
+        moves = 0
+        while moves < 40:
+            state = await players.wait(lambda s: s["over"] or s["to_move"] is not None)
+            if state["over"]:
+                break
+            reply = await players.act(forward(state["legal"]), tokens[state["to_move"]])
+            assert reply["type"] == "ack", reply
+            moves += 1
+            await spectator.wait(lambda s, v=reply["version"]: s["version"] >= v)
+        await players.stop()
+        await spectator.stop()
+        return moves
+
+    before = redis_calls(cluster, "get")
+    moves = asyncio.run(run())
+    asked = redis_calls(cluster, "get") - before
+    assert moves >= 20
+    # A few at the edges (as the players come and go), not one a move.
+    assert asked <= moves // 5, f"{asked} questions of a seat's presence in {moves} moves"
+
+
 def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
     """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
     a, b = cluster.servers[0], cluster.servers[1]

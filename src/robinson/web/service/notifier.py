@@ -211,8 +211,14 @@ class Notifier:
     # -- telling -------------------------------------------------------------------------------
 
     def _send(self, table: LiveTable, notice: Notice, tag: str = "") -> None:
-        if notice.seat in table.present_seats():
-            return  # connected here: `tell` would find it so; no task for it on every move
+        if notice.seat in table.present_anywhere():
+            # Connected here, or to another process as this one last heard (each arrival and
+            # departure there reaches it on the bus, `Seen`): no task, and no question to Redis,
+            # on every move of every process that follows the table. The process the seat's
+            # last connection closed on knows it left and asks (`tell`), as does the `left`
+            # timer there; a seat this view takes for present by mistake is not told (as one
+            # whose presence is unknown): nothing wrong is sent.
+            return
         if tag:
             notice = Notice(
                 notice.kind,

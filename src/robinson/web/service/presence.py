@@ -227,7 +227,12 @@ class Presence:
     ) -> None:
         for seat, delta in deltas:
             await self.cluster.presence.change(table.id, seat, delta)
-        if seen:
+        if seen or deltas:
+            # After the counts are in Redis: the other processes read them when this comes.
+            # An arrival's counts are written at once, apart from the `seen` of the same
+            # change (`_count`), whose message may come first: the others then read the
+            # counts before they are there, and without this second word their dots for those
+            # seats would stay dark (their sweep looks again only at tables with dots lit).
             self.cluster.bus.publish(table.id, Seen(seen=seen))
 
     async def seen_elsewhere(self, table: LiveTable, message: Seen) -> None:
