@@ -425,8 +425,9 @@ def test_a_process_that_sees_the_players_elsewhere_asks_redis_nothing_per_move(
     spectator on another. The spectator's process follows every move and its notifier looks
     at each new turn; it knows the players are connected elsewhere (the bus told it), so it
     asks Redis nothing. Before, it asked for the seat's presence (`RedisPresence.seat`: a
-    script that begins with a GET of `robinson:presence:since`) at almost every move. Nothing
-    else GETs a key here (the leases' claims do, for tables with a bot or a clock: none)."""
+    script that begins with a GET of `robinson:presence:since`) at almost every move. The few
+    other GETs are the shared rate limits' (the table and the sockets made: they count in
+    Redis) and the leases' claims (for tables with a bot or a clock: none here)."""
     a, b = cluster.servers[0], cluster.servers[1]
     t = a.create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
     tokens = {i: s["token"] for i, s in enumerate(t["seats"])}
@@ -454,7 +455,7 @@ def test_a_process_that_sees_the_players_elsewhere_asks_redis_nothing_per_move(
     moves = asyncio.run(run())
     asked = redis_calls(cluster, "get") - before
     assert moves >= 20
-    # A few at the edges (as the players come and go), not one a move.
+    # A few at the edges (the rate limits of the table and sockets made), not one a move.
     assert asked <= moves // 5, f"{asked} questions of a seat's presence in {moves} moves"
 
 
