@@ -5,9 +5,10 @@ wait and timer that falls due within those five seconds, letting the event loop 
 each, so a five-second move clock runs out at once and the test reads what happened.
 `SeededDice` rolls from a seed the test chose, through the same fair-dice scheme.
 
-"Settled" includes the work the service hands to threads (`asyncio.to_thread`, the store's
-writer): the clock counts what the event loop's `run_in_executor` has under way, so a test
-reads the store right after `advance` without polling for it.
+"Settled" includes the work the service hands to threads: the clock counts what the event
+loop's `run_in_executor` has under way (`asyncio.to_thread`) and asks the store's writer,
+which has a thread of its own, whether it is writing (`track`), so a test reads the store
+right after `advance` without polling for it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class FakeClock:
         self._order = itertools.count()  # ties keep their order
         self._loop: asyncio.AbstractEventLoop | None = None
         self._in_threads: set[asyncio.Future[object]] = set()  # executor work under way
+        self._busy: list[Callable[[], bool]] = []  # threads of the service's own (`track`)
 
     def _watch_threads(self) -> None:
         """Count the running loop's executor work (once per loop): `settle` waits for it. Done
@@ -62,6 +64,9 @@ class FakeClock:
             return future
 
         loop.run_in_executor = run_in_executor  # type: ignore[method-assign,assignment]
+
+    def track(self, busy: Callable[[], bool]) -> None:
+        self._busy.append(busy)
 
     def now_ms(self) -> int:
         self._watch_threads()
@@ -104,7 +109,7 @@ class FakeClock:
         stable, last = 0, None
         for _ in range(5000):
             await asyncio.sleep(0.002)
-            if self._in_threads:
+            if self._in_threads or any(busy() for busy in self._busy):
                 stable = 0
                 continue
             now = frozenset(

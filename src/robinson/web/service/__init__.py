@@ -77,6 +77,7 @@ class GameService:
         self.cluster = cluster = cluster or Cluster()
         self.clock = clock
         self.writer = writer or store.writer()
+        clock.track(self.writer.busy)  # its thread's commits: a fake clock waits for them
         self.solver = OptimalSolver()
         self.tables = Tables(store, cluster, clock, settings)
         self.moves = Moves(store, self.writer, cluster, clock, dice, self.tables.game_table)

@@ -36,6 +36,11 @@ class Clock(Protocol):
     def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
         """Call `callback` (on the event loop) once `seconds` have passed, unless cancelled."""
 
+    def track(self, busy: Callable[[], bool]) -> None:
+        """Work on a thread of the service's own while `busy()` (the store's writer): a clock
+        that moves time itself (the tests' fake) lets it finish before it counts what a change
+        set off as done. The system clock has nothing to wait for."""
+
 
 class SystemClock:
     def now_ms(self) -> int:
@@ -53,6 +58,9 @@ class SystemClock:
 
     def call_later(self, seconds: float, callback: Callable[[], object]) -> Timer:
         return asyncio.get_running_loop().call_later(seconds, callback)
+
+    def track(self, busy: Callable[[], bool]) -> None:
+        return None
 
 
 class Dice(Protocol):

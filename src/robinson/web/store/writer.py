@@ -8,6 +8,12 @@ commit is durable, so the rule "nobody is told of a move before it is stored" ho
 At one move at a time it is one transaction per move; under load a commit carries many
 (docs/scaling.md has the figures).
 
+The thread is the writer's own, fed through a queue and answering on the event loop with
+`call_soon_threadsafe`: a group costs the loop one queue put and one callback, where
+`run_in_executor` on a pool cost a pool's locks, a concurrent future and its chaining to an
+asyncio one (≈0.1 ms a move at 200 moves a second, docs/scaling.md). `busy()` says whether a
+group is being written (the tests' fake clock waits for it: web/service/clock.py `track`).
+
 A step the database already has (another process wrote it) makes the group be written again
 step by step, so that only that step is refused with `Conflict`. A lost connection is opened
 again and the group tried once more; any other failure refuses the whole group with
@@ -17,9 +23,11 @@ again and the group tried once more; any other failure refuses the whole group w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -45,6 +53,9 @@ class Writer(Protocol):
         `StorageDown` if the database did not take it (then nothing of it was written)."""
 
     async def close(self) -> None: ...
+
+    def busy(self) -> bool:
+        """Whether steps are being written now (on a thread of the writer's)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,10 @@ class GroupWriter:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._sql = _statements(store.engine.dialect.name)
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="robinson-writer")
+        # The writer's thread, started with its first group; None on its queue ends it.
+        self._thread: threading.Thread | None = None
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._in_flight = 0  # groups handed to the thread and not answered yet
         self._connection: Any = None  # the writer thread's own; opened there, used there only
         self._pool: Any = None  # the engine's pool it came from (a disposed engine has a new one)
         self._waiting: list[tuple[_Item, asyncio.Future[None]]] = []
@@ -108,13 +122,10 @@ class GroupWriter:
         await done
 
     async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
-                outcomes = await loop.run_in_executor(
-                    self._thread, self._write, [item for item, _ in group]
-                )
+                outcomes = await self._on_thread(self._write, [item for item, _ in group])
             except Exception as e:  # a bug of ours: every caller hears of it
                 outcomes = [e] * len(group)
             for (_, done), outcome in zip(group, outcomes, strict=True):
@@ -128,10 +139,41 @@ class GroupWriter:
     async def close(self) -> None:
         if self._flushing is not None:
             await asyncio.gather(self._flushing, return_exceptions=True)
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._release)
-        self._thread.shutdown(wait=True)
+        if self._thread is not None:
+            await self._on_thread(self._release)
+            self._jobs.put(None)
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+
+    def busy(self) -> bool:
+        return self._in_flight > 0
+
+    async def _on_thread(self, work: Any, *args: Any) -> Any:
+        """`work(*args)` on the writer's thread; its result (or exception) here."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="robinson-writer")
+            self._thread.daemon = True  # a store never closed must not keep the process alive
+            self._thread.start()
+        answer = asyncio.get_running_loop().create_future()
+        self._in_flight += 1
+        try:
+            self._jobs.put((answer, work, args))
+            return await answer
+        finally:
+            self._in_flight -= 1
 
     # -- on the writer thread ------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        """The writer thread: each job in turn, answered on its event loop."""
+        while (job := self._jobs.get()) is not None:
+            answer, work, args = job
+            try:
+                result, error = work(*args), None
+            except Exception as e:
+                result, error = None, e
+            with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
+                answer.get_loop().call_soon_threadsafe(_answer, answer, result, error)
 
     def _write(self, items: list[_Item]) -> list[Exception | None]:
         for attempt in (1, 2):
@@ -246,6 +288,20 @@ class GroupWriter:
                 conn.invalidate()  # the pool must not hand this one out again
             except Exception as e:
                 log.debug("closing the writer's connection: %s", e)
+
+
+# A job for the writer thread: the future to answer, the work and its arguments.
+_Job = tuple["asyncio.Future[Any]", Any, tuple[Any, ...]]
+
+
+def _answer(answer: asyncio.Future[Any], result: Any, error: Exception | None) -> None:
+    """On the event loop: the thread's outcome into the future awaited (unless given up on)."""
+    if answer.done():
+        return
+    if error is None:
+        answer.set_result(result)
+    else:
+        answer.set_exception(error)
 
 
 def _reason(error: Exception) -> str:
