@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from robinson.engine import Choose, legal_actions
 from robinson.web.protocol.messages import encode
 from robinson.web.service import GameService, SeatSpec
 from robinson.web.service.live import LiveTable
@@ -69,9 +70,7 @@ async def one_move(service: GameService, table: LiveTable, tokens: list[str], rn
     if state.phase.value == "roll":
         move = "roll"
     else:
-        from robinson.engine import legal_actions
-
-        move = rng.choice([a.option for a in legal_actions(state)])  # type: ignore[union-attr]
+        move = rng.choice([a.option for a in legal_actions(state) if isinstance(a, Choose)])
     await service.act(game.id, tokens[state.to_move], game.version, move)
     return 1
 

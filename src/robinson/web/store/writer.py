@@ -129,12 +129,7 @@ class GroupWriter:
             except Exception as e:  # a bug of ours: every caller hears of it
                 outcomes = [e] * len(group)
             for (_, done), outcome in zip(group, outcomes, strict=True):
-                if done.done():
-                    continue
-                if outcome is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(outcome)
+                _answer(done, None, outcome)
 
     async def close(self) -> None:
         if self._flushing is not None:
@@ -295,7 +290,8 @@ _Job = tuple["asyncio.Future[Any]", Any, tuple[Any, ...]]
 
 
 def _answer(answer: asyncio.Future[Any], result: Any, error: Exception | None) -> None:
-    """On the event loop: the thread's outcome into the future awaited (unless given up on)."""
+    """On the event loop: an outcome into the future awaited, unless it was given up on (a
+    job's from the thread; a step's, its caller's)."""
     if answer.done():
         return
     if error is None:
