@@ -146,3 +146,40 @@ def test_every_phase_has_a_prompt(lang: str) -> None:
         t.option("again"),
         t.option("stop"),
     ]
+
+
+def action_runs() -> list[tuple[tuple[Event, ...], int]]:
+    """Each action's events (a run, as narrated) from seeded games of every edition and from
+    the RARE positions, with the number of seats."""
+    runs: list[tuple[tuple[Event, ...], int]] = []
+    for seed, edition in enumerate(EDITIONS):
+        for players in (2, 4):
+            run: list[Event] = []
+            last = None
+            for before, e in play(Ruleset(edition), players, 100 + seed, "heuristic"):
+                if before is not last and run:
+                    runs.append((tuple(run), players))
+                    run = []
+                last = before
+                run.append(e)
+            runs.append((tuple(run), players))
+    for text, faces in RARE:
+        runs.append((tuple(from_position(text, *faces)), len(from_text(text).players)))
+    runs.append((tuple(from_position("standard,30,10,half 30 0r 43/20 40/20 40/20", 2)), 3))
+    return runs
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_both_persons_in_one_pass_say_what_each_pass_says(lang: str) -> None:
+    """The web narrates every move in the third and the second person at once
+    (`narrate_both`): line for line what `narrate_each` and `narrate_each_you` say."""
+    t = Translator(lang)
+    runs = action_runs()
+    assert any(isinstance(e, ev.Swapped) for run, _ in runs for e in run)
+    assert sum(len(run) for run, _ in runs) > 300
+    for run, players in runs:
+        names = NAMES[:players]
+        assert t.narrate_both(run, names) == (
+            t.narrate_each(run, names),
+            t.narrate_each_you(run, names),
+        ), run

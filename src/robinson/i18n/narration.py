@@ -101,27 +101,54 @@ def narrate_each(
 
     `second`: each line told to the player it is about (`second_person`), "" where the
     language has none (a web page shows it to the viewer whose seat that is)."""
-    say: Callable[[Translator, ev.Event, Sequence[str]], str] = second_person if second else narrate
-    lines = []
+    return _narrate_runs(t, events, names, (second,))[0]
+
+
+def narrate_both(
+    t: Translator, events: Sequence[ev.Event], names: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """`narrate_each` in the third person and in the second, in one pass over the events (the
+    web tells every move in both: its log shows a viewer's own lines in the second)."""
+    third, you = _narrate_runs(t, events, names, (False, True))
+    return third, you
+
+
+def _narrate_runs(
+    t: Translator, events: Sequence[ev.Event], names: Sequence[str], persons: tuple[bool, ...]
+) -> list[list[str]]:
+    """`narrate_each`'s lines for each of `persons` (True: the second person)."""
+    says = [second_person if second else narrate for second in persons]
+    out: list[list[str]] = [[] for _ in persons]
+
+    def silent() -> None:
+        for lines in out:
+            lines.append("")
+
+    def said(event: ev.Event) -> None:
+        for lines, say in zip(out, says, strict=True):
+            lines.append(say(t, event, names))
+
     for i, event in enumerate(events):
         before = events[i - 1] if i else None
         after = events[i + 1] if i + 1 < len(events) else None
         if isinstance(event, ev.Moved) and _bounced_into(before, event):
-            lines.append("")  # already said by the bounce
+            silent()  # already said by the bounce
         elif isinstance(event, ev.Moved) and isinstance(after, ev.Won) and after.seat == event.seat:
-            lines.append("")  # "Anna reaches home on square 45 and wins!" says where she went
+            silent()  # "Anna reaches home on square 45 and wins!" says where she went
         elif isinstance(event, ev.Moved) and event.cause == "swap":
             swap = _swap_explaining(events, i)
-            first = swap is not None and not _is_swap_move(before)
-            lines.append(say(t, swap, names) if first and swap is not None else "")
+            if swap is not None and not _is_swap_move(before):
+                said(swap)
+            else:
+                silent()
         elif isinstance(event, ev.Swapped) and _is_swap_move(before):
-            lines.append("")  # told where its first move stands
+            silent()  # told where its first move stands
         elif _is_nearest_share(event) and (_is_nearest_share(before) or _is_nearest_share(after)):
             # Two players equally near share the half: one sentence names both ("gives 7
             # tokens each to the nearest players, Bruno and Dāvis"), not "the nearest" twice.
-            lines.append(
-                "" if _is_nearest_share(before) else _nearest_tied(t, events, i, names, second)
-            )
+            for lines, second in zip(out, persons, strict=True):
+                first = not _is_nearest_share(before)
+                lines.append(_nearest_tied(t, events, i, names, second) if first else "")
         elif (
             isinstance(event, ev.Chose)
             and event.square == BREAD_SQUARE
@@ -129,10 +156,10 @@ def narrate_each(
             and after.square == BREAD_SQUARE
             and after.seat == event.seat
         ):
-            lines.append("")  # "Anna bakes bread and rolls again." says it
+            silent()  # "Anna bakes bread and rolls again." says it
         else:
-            lines.append(say(t, event, names))
-    return lines
+            said(event)
+    return out
 
 
 def _is_nearest_share(event: ev.Event | None) -> bool:

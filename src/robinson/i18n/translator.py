@@ -175,6 +175,12 @@ class Translator:
         `narration.second_person`), "" where the language has no such line."""
         return narration.narrate_each(self, events, names, second=True)
 
+    def narrate_both(
+        self, events: Sequence[Event], names: Sequence[str]
+    ) -> tuple[list[str], list[str]]:
+        """`narrate_each` and `narrate_each_you` in one pass over the events."""
+        return narration.narrate_both(self, events, names)
+
     def prompt(self, state: State, names: Sequence[str], second: bool = False) -> str:
         """What the player to move is asked; decisions name the roll and where it leads.
         `second`: asked of that player in the second person ("Roll the die."), "" where the

@@ -105,6 +105,10 @@ class LiveGame:
         default=None, repr=False, compare=False
     )
 
+    # The parts of the game's view that stay the same all game, by language (views.py): built
+    # once, not at every move (a move's view is built while its table's data is out of cache).
+    fixed_views: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+
     @classmethod
     def from_row(cls, row: GameRow) -> LiveGame:
         record = GameRecord(

@@ -30,10 +30,11 @@ def narrate_each(lang: str, events: Sequence[Event], names: Sequence[str]) -> li
     return _translator(lang).narrate_each(events, names)
 
 
-def narrate_each_you(lang: str, events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """`narrate_each`'s lines told to the seat each is about ("You roll 6."), "" where the
-    language has none: the page shows them to the viewer who holds that seat."""
-    return _translator(lang).narrate_each_you(events, names)
+def narrate_both(
+    lang: str, events: Sequence[Event], names: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """`narrate_each` and `narrate_each_you` in one pass (every move is told in both)."""
+    return _translator(lang).narrate_both(events, names)
 
 
 def told(lines: Sequence[str]) -> list[int]:

@@ -27,11 +27,10 @@ from robinson.engine import (
     Transfer,
     Won,
     legal_actions,
-    state_to_json,
 )
 from robinson.web.protocol.messages import encode
 from robinson.web.service import texts
-from robinson.web.service.live import Listener, LiveTable, Narration
+from robinson.web.service.live import Listener, LiveGame, LiveTable, Narration
 from robinson.web.store.rows import Note
 
 PAYOUT_REASONS = (Reason.BANK, Reason.FRIDAY_SHARE, Reason.NEAREST_SHARE)
@@ -47,68 +46,88 @@ def utc(ms: int | None) -> str | None:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _fixed(game: LiveGame, lang: str) -> dict[str, Any]:
+    """What a game's view says the same way at every move, in `lang`: made once a game."""
+    fixed = game.fixed_views.get(lang)
+    if fixed is None:
+        row = game.row
+        fixed = game.fixed_views[lang] = {
+            "id": row.id,
+            "number": row.number,
+            "ruleset": game.ruleset.to_json(),
+            "rules": texts.rules_summary(lang, game.ruleset),
+            "first": row.first,
+        }
+    return fixed
+
+
 def game_view(table: LiveTable, lang: str) -> dict[str, Any]:
     game, st = table.game, table.game.state
-    legal = (
-        [] if st.over else ["roll" if isinstance(a, Roll) else a.option for a in legal_actions(st)]
-    )
+    over, to_move = st.over, st.to_move
+    legal = [] if over else ["roll" if isinstance(a, Roll) else a.option for a in legal_actions(st)]
     if legal and legal[0] == "roll":
         legal = ["roll"]
     present = table.present_anywhere()
     now = table.clock.now_ms()
     clock = None
-    if game.deadline is not None and not st.over and st.to_move is not None:
-        clock = {"seat": st.to_move, "deadline": utc(game.deadline), "now": utc(now)}
+    if game.deadline is not None and not over and to_move is not None:
+        clock = {"seat": to_move, "deadline": utc(game.deadline), "now": utc(now)}
     names, wins = table.names, table.wins
     vacation_ends, vacation_taken = table.vacations()
+    vacation_days = table.vacation_days
+    players = []
+    for i, (seat, p) in enumerate(zip(table.seats, st.players, strict=True)):
+        here = i in present
+        away = vacation_ends.get(i, 0)
+        players.append(
+            {
+                "seat": i,
+                "kind": seat.kind,
+                "bot": seat.bot,
+                "present": here,
+                "away_since": None if here else utc(table.away_since(i)),
+                "absent": not here and table.absent(i, now, present),
+                "timeouts": seat.timeouts,
+                "claimed": seat.invite_sha256 is None,
+                "vacation_until": utc(away) if away > now else None,
+                "vacation_left": max(0, vacation_days - vacation_taken.get(i, 0)),
+                "wins": wins[i],
+                "name": seat.name,
+                "position": p.position,
+                "purse": p.purse,
+                "alive": p.alive,
+                "friday": p.friday,
+                "skips": p.skips,
+                "shipwrecked": p.shipwrecked,
+            }
+        )
+    row = game.row
     return {
-        "id": game.id,
-        "number": game.row.number,
-        "ruleset": game.ruleset.to_json(),
-        "rules": texts.rules_summary(lang, game.ruleset),
-        "first": game.row.first,
+        **_fixed(game, lang),
         "version": game.version,
         "phase": st.phase.value,
-        "to_move": st.to_move,
+        "to_move": to_move,
         "pending_roll": st.pending_roll,
         "last_roll": game.last_roll(),
         "bank": st.bank,
-        "over": st.over,
+        "over": over,
         "winner": st.winner,
         "legal": legal,
         "leads": texts.leads(lang, st) if legal and legal != ["roll"] else [],
         "prompt": texts.prompt(lang, st, names),
         "prompt_you": texts.prompt(lang, st, names, second=True),
-        "seed_sha256": game.row.seed_sha256,
-        "seed": game.row.seed if st.over else None,
-        "dice_scheme": game.row.scheme,
+        "seed_sha256": row.seed_sha256,
+        "seed": row.seed if over else None,
+        "dice_scheme": row.scheme,
         "dice_seeds": game.dice_seeds(),
-        "payout": payout_steps(lang, game.final_events or [], names),
+        "payout": payout_steps(lang, game.final_events, names) if game.final_events else [],
         "move_seconds": table.move_seconds,
-        "vacation_days": table.vacation_days,
+        "vacation_days": vacation_days,
         "absent_after": table.absent_after,
         "clock": clock,
         "watching": table.watching(),
         "awaited": table.awaited(),
-        "players": [
-            {
-                "seat": i,
-                "kind": seat.kind,
-                "bot": seat.bot,
-                "present": i in present,
-                "away_since": None if i in present else utc(table.away_since(i)),
-                "absent": table.absent(i, now, present),
-                "timeouts": seat.timeouts,
-                "claimed": seat.invite_sha256 is None,
-                "vacation_until": utc(away) if (away := vacation_ends.get(i, 0)) > now else None,
-                "vacation_left": max(0, table.vacation_days - vacation_taken.get(i, 0)),
-                "wins": wins[i],
-                **player,
-            }
-            for i, (seat, player) in enumerate(
-                zip(table.seats, state_to_json(st, names)["players"], strict=True)
-            )
-        ],
+        "players": players,
     }
 
 
@@ -196,10 +215,7 @@ def tell_update(
     narrated: dict[str, tuple[list[str], list[str]]] = {}
     for lang, log in table.narration.items():
         if log.follows(game.id, game.version - 1, len(game.notes) - len(notes)):
-            narrated[lang] = both = (
-                texts.narrate_each(lang, events, names),
-                texts.narrate_each_you(lang, events, names),
-            )
+            narrated[lang] = both = texts.narrate_both(lang, events, names)
             for n in notes:
                 _note(table, log, lang, n)
             _lines(log, events, *both)
@@ -208,10 +224,7 @@ def tell_update(
     for listener in list(table.listeners):
         lang = listener.lang
         if lang not in texts_of:
-            each, yours = narrated.get(lang) or (
-                texts.narrate_each(lang, events, names),
-                texts.narrate_each_you(lang, events, names),
-            )
+            each, yours = narrated.get(lang) or texts.narrate_both(lang, events, names)
             texts_of[lang] = encode(
                 {
                     "type": "update",
@@ -270,13 +283,7 @@ def _afresh(
         while at < len(notes) and notes[at].version <= version:
             _note(table, log, lang, notes[at])
             at += 1
-        names = table.names
-        _lines(
-            log,
-            events,
-            texts.narrate_each(lang, events, names),
-            texts.narrate_each_you(lang, events, names),
-        )
+        _lines(log, events, *texts.narrate_both(lang, events, table.names))
     for item in notes[at:]:
         _note(table, log, lang, item)
     log.now_at(len(record.actions), len(notes))
