@@ -7,6 +7,15 @@ handed to the listeners, with the production clock and fair dice, the group writ
 file (WAL, `synchronous=FULL`), and each table's viewers as listeners that take the encoded texts
 as a socket's queue would (no socket, no deflate).
 
+`--alone`: the moves one at a time, each waiting for its commit, as in a server at a move every
+few milliseconds (the default makes a round's moves together, and the writer commits them as one
+group: the service's cost with warm caches). `--evict` MB (0): also touch that much memory
+before each move, so that it finds its code and data out of the CPU's caches; the touching's own
+time is taken off. On the 2-core machine (a VM) a move of the engine alone costs ~15 µs warm and
+~120 µs after 16 MB were touched, and the service's loop thread costs ~2.3x more a move `--alone`
+than in rounds: what a move costs in the server (move_cost.py) at 200 tables is mostly such
+cold starts, which is also why a move costs less at 1,000 tables than at 200.
+
 `--tables` (200) tables of `--players` (3) human seats, each followed by one listener holding
 every seat (as move_cost.py's load client) and `--spectators` (0) more in the languages of
 `--langs` (en) in turn; the tables move in rounds, one move each a round (a finished game is
@@ -18,6 +27,8 @@ rest (the writer's thread: SQLite and its commits). `--profile` adds cProfile's 
     .venv/bin/python benchmarks/service_cost.py
     .venv/bin/python benchmarks/service_cost.py --spectators 3 --langs lv,cs,ca
     .venv/bin/python benchmarks/service_cost.py --profile
+    .venv/bin/python benchmarks/service_cost.py --alone --rounds 10
+    .venv/bin/python benchmarks/service_cost.py --evict 16 --rounds 10
 """
 
 from __future__ import annotations
@@ -59,8 +70,32 @@ class Listener:
         self.received += 1
 
 
-async def one_move(service: GameService, table: LiveTable, tokens: list[str], rng: Any) -> int:
+class Evictor:
+    """Between two moves, touch `megabytes` of memory (numpy, in place) so that the next move
+    finds its code and data out of the CPU's caches, as a server at a move every few ms does
+    (its sockets, the other tables, the load client sharing the cores): `--evict`. The time
+    spent touching is counted and taken off the figures."""
+
+    def __init__(self, megabytes: int) -> None:
+        import numpy as np
+
+        self.buffer = np.zeros(megabytes << 20, dtype=np.uint8) if megabytes else None
+        self.cpu = self.main = 0.0
+
+    def __call__(self) -> None:
+        if self.buffer is None:
+            return
+        cpu, main = time.process_time(), time.thread_time()
+        self.buffer += 1
+        self.cpu += time.process_time() - cpu
+        self.main += time.thread_time() - main
+
+
+async def one_move(
+    service: GameService, table: LiveTable, tokens: list[str], rng: Any, evict: Evictor
+) -> int:
     """Make the table's next move (a roll, or a legal option at random): 1; or a rematch: 0."""
+    evict()
     game = table.game
     state = game.state
     if state.over:
@@ -83,6 +118,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     rng = random.Random(args.seed)
     langs = args.langs.split(",")
     tables: list[tuple[LiveTable, list[str]]] = []
+    evict = Evictor(0)
     try:
         for t in range(args.tables):
             seats = [SeatSpec(f"P{i}") for i in range(args.players)]
@@ -97,10 +133,13 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             tables.append((table, [s["token"] for s in made["seats"]]))
 
         async def round_() -> int:
-            made = await asyncio.gather(*(one_move(service, t, k, rng) for t, k in tables))
+            if args.alone or args.evict:  # one move at a time, each alone
+                return sum([await one_move(service, t, k, rng, evict) for t, k in tables])
+            made = await asyncio.gather(*(one_move(service, t, k, rng, evict) for t, k in tables))
             return sum(made)
 
         await round_()  # warm-up: every table's first move, caches filled
+        evict = Evictor(args.evict)
         profiler = cProfile.Profile() if args.profile else None
         moves = 0
         wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
@@ -112,6 +151,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             profiler.disable()
         wall = time.perf_counter() - wall
         cpu, main = time.process_time() - cpu, time.thread_time() - main
+        cpu, main = cpu - evict.cpu, main - evict.main
     finally:
         await service.stop()
         store.close()
@@ -128,17 +168,26 @@ def main() -> int:
     ap.add_argument("--langs", default="en", help="the listeners' languages, in turn")
     ap.add_argument("--rounds", type=int, default=40, help="moves per table measured")
     ap.add_argument("--seed", type=int, default=1, help="the options chosen (not the dice)")
+    ap.add_argument("--alone", action="store_true", help="one move at a time")
+    ap.add_argument(
+        "--evict", type=int, default=0, metavar="MB", help="memory touched before each move"
+    )
     ap.add_argument("--profile", action="store_true", help="cProfile's top functions too")
     ap.add_argument("--profile-lines", type=int, default=30)
     args = ap.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.rounds <= 1000:
         ap.error("--tables is 1 to 5000 and --rounds 1 to 1000")
+    if not 0 <= args.evict <= 256:
+        ap.error("--evict is 0 to 256 (MB)")
     out = asyncio.run(measure(args))
     n = out["moves"]
     load = os.getloadavg()[0]
     print(
         f"{args.tables} tables of {args.players} seats, {args.spectators} spectators each "
-        f"({args.langs}); {n} moves in {out['wall']:.2f} s; load average {load:.2f}"
+        f"({args.langs}); {n} moves in {out['wall']:.2f} s, "
+        f"{'one at a time' if args.alone or args.evict else 'in rounds'}"
+        f"{f', {args.evict} MB touched before each' if args.evict else ''}; "
+        f"load average {load:.2f}"
     )
     print(
         f"service CPU per move: {1000 * out['cpu'] / n:.3f} ms (event loop's thread "

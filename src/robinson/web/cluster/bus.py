@@ -95,6 +95,8 @@ class RedisBroadcaster:
         self.redis = redis
         self.subscriber = subscriber or redis
         self.process_id = process_id
+        # How every message this process publishes ends (`publish` puts "p" last).
+        self._own = b',"p":' + json.dumps(process_id).encode() + b"}"
         self._channels: set[str] = set()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX)
         self._pubsub: PubSub | None = None
@@ -190,6 +192,8 @@ class RedisBroadcaster:
                 await asyncio.sleep(RETRY_PAUSE)
 
     def _deliver(self, channel: bytes, data: bytes) -> None:
+        if data.endswith(self._own):  # one of ours, back from Redis: not even parsed
+            return
         try:
             raw = json.loads(data)
             if not isinstance(raw, dict):
@@ -224,10 +228,13 @@ class RedisBroadcaster:
             give_up = asyncio.get_running_loop().time() + GIVE_UP
             while True:
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
-                        await pipe.execute()
+                    if len(batch) == 1:  # the usual case: one command costs less than a pipeline
+                        await self.redis.publish(*batch[0])
+                    else:
+                        async with self.redis.pipeline(transaction=False) as pipe:
+                            for channel, data in batch:
+                                pipe.publish(channel, data)
+                            await pipe.execute()
                     self.published += len(batch)
                     self.published_bytes += sum(len(d) for _, d in batch)
                     break
