@@ -88,3 +88,33 @@ def test_sockets_closed_by_the_thousand_bring_the_full_collection_early(
         asyncio.run(scenario())
     finally:
         gc.enable()
+
+
+def test_young_collections_wait_for_the_freeze_while_the_server_runs_and_come_back_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While paced, a young collection needs YOUNG new objects (the freeze every FREEZE_EVERY
+    takes them first); two servers in one process, and the usual threshold once both stop."""
+    monkeypatch.setattr(collector, "FREEZE_EVERY", 0.01)
+    before = gc.get_threshold()
+
+    async def scenario() -> None:
+        first = asyncio.create_task(collector.pace())
+        await asyncio.sleep(0.03)
+        assert gc.get_threshold() == (collector.YOUNG, *before[1:])
+        second = asyncio.create_task(collector.pace())
+        await asyncio.sleep(0.03)
+        first.cancel()
+        await asyncio.gather(first, return_exceptions=True)
+        assert gc.get_threshold()[0] == collector.YOUNG  # the other still runs
+        kept: list[Node] = []
+        for _ in range(3):
+            kept.extend(Node() for _ in range(1000))  # a few moves' new objects, alive
+            assert gc.get_count()[0] >= 1000  # counted ...
+            await asyncio.sleep(0.02)
+            assert gc.get_count()[0] < 1000  # ... until the next freeze started again
+        second.cancel()
+        await asyncio.gather(second, return_exceptions=True)
+
+    asyncio.run(scenario())
+    assert gc.get_threshold() == before
