@@ -55,8 +55,17 @@ class _SecondPerson:
         self.used = False
 
     def _key(self, key: str) -> str:
-        second = f"{key}.you"
-        if self.t.has(second):
+        # The Translator's memo of the answers (a stand-in translator may have none).
+        known: dict[str, str | None] | None = getattr(self.t, "second_keys", None)
+        second: str | None
+        if known is not None and key in known:
+            second = known[key]
+        else:
+            you = f"{key}.you"
+            second = you if self.t.has(you) else None
+            if known is not None:
+                known[key] = second
+        if second is not None:
             self.used = True
             return second
         return key

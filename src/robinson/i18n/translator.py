@@ -52,6 +52,12 @@ class Translator:
     def __init__(self, lang: str) -> None:
         self.lang = check_language(lang)
         self._translations = translations(lang)
+        # Message texts as looked up (the compiled catalogs never change in a process): one
+        # dict read, where gettext's takes three calls and a fallback; a server narrates and
+        # prompts with some ten messages a move.
+        self._texts: dict[str, str] = {}
+        # `narration._SecondPerson`: each message id's second-person id, where there is one.
+        self.second_keys: dict[str, str | None] = {}
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
@@ -59,7 +65,10 @@ class Translator:
     # -- raw catalog access --------------------------------------------------------------------
 
     def gettext(self, key: str) -> str:
-        return str(self._translations.gettext(key))
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = str(self._translations.gettext(key))
+        return text
 
     def has(self, key: str) -> bool:
         """Whether the catalog has the message `key` (for optional variants, such as the
