@@ -85,3 +85,35 @@ def test_no_serious_or_critical_violation(
         assert bad == [], bad
     finally:
         context.close()
+
+
+def test_a_dead_players_greyed_seat_stays_readable(
+    server: Server, browser: Browser, games: dict[str, Any]
+) -> None:
+    """A seat out of the game (died on 42) is greyed in the player strip and the players panel,
+    in every game where one died: whether the finished game above has one is up to its dice, so
+    here every seat of it is drawn as one would be (the class scene.js gives it)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        path, ready = _address("finished", games)
+        page.goto(server.base + path)
+        page.wait_for_selector(ready)
+        page.wait_for_function(
+            "!document.querySelector('.pending')"
+            " && document.getAnimations().every((a) => a.playState !== 'running')"
+        )
+        greyed = page.evaluate(
+            "() => { const seats = document.querySelectorAll('#purses li, #players li');"
+            " seats.forEach((li) => li.classList.add('out')); return seats.length; }"
+        )
+        assert greyed >= 4  # two seats, in the strip and in the panel
+        results = Axe().run(page)
+        bad = [
+            (v["id"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], bad
+    finally:
+        context.close()
