@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from tests.web.test_api import _play_to_the_end
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
     from tests.web.conftest import Server
 
@@ -56,6 +56,24 @@ def _address(view: str, games: dict[str, Any]) -> tuple[str, str]:
     return "/rules", "#rules-squares li"
 
 
+def _at_rest(page: Page) -> None:
+    """Judged at rest: the payout steps arrive with a fade, which axe would measure mid-way."""
+    page.wait_for_function(
+        "!document.querySelector('.pending')"
+        " && document.getAnimations().every((a) => a.playState !== 'running')"
+    )
+
+
+def _serious(page: Page) -> list[tuple[str, str, list[Any]]]:
+    """axe's serious and critical violations on the page: rule, impact, the first targets."""
+    results = Axe().run(page)
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("view", VIEWS)
 def test_no_serious_or_critical_violation(
@@ -71,17 +89,8 @@ def test_no_serious_or_critical_violation(
         page.goto(server.base + path)
         page.wait_for_selector(ready)
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
-        # judged at rest: the payout steps arrive with a fade, which axe would measure mid-way
-        page.wait_for_function(
-            "!document.querySelector('.pending')"
-            " && document.getAnimations().every((a) => a.playState !== 'running')"
-        )
-        results = Axe().run(page)
-        bad = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
+        _at_rest(page)
+        bad = _serious(page)
         assert bad == [], bad
     finally:
         context.close()
@@ -99,21 +108,13 @@ def test_a_dead_players_greyed_seat_stays_readable(
         path, ready = _address("finished", games)
         page.goto(server.base + path)
         page.wait_for_selector(ready)
-        page.wait_for_function(
-            "!document.querySelector('.pending')"
-            " && document.getAnimations().every((a) => a.playState !== 'running')"
-        )
+        _at_rest(page)
         greyed = page.evaluate(
             "() => { const seats = document.querySelectorAll('#purses li, #players li');"
             " seats.forEach((li) => li.classList.add('out')); return seats.length; }"
         )
         assert greyed >= 4  # two seats, in the strip and in the panel
-        results = Axe().run(page)
-        bad = [
-            (v["id"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
+        bad = _serious(page)
         assert bad == [], bad
     finally:
         context.close()

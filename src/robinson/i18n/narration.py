@@ -24,6 +24,7 @@ class Translator(Protocol):
     def tokens(self, n: int) -> str: ...
     def join_names(self, names: Sequence[str]) -> str: ...
     def has(self, key: str) -> bool: ...
+    def second_key(self, key: str) -> str | None: ...
 
 
 Narrator = Callable[["Translator", Any, Sequence[str]], str]
@@ -55,16 +56,7 @@ class _SecondPerson:
         self.used = False
 
     def _key(self, key: str) -> str:
-        # The Translator's memo of the answers (a stand-in translator may have none).
-        known: dict[str, str | None] | None = getattr(self.t, "second_keys", None)
-        second: str | None
-        if known is not None and key in known:
-            second = known[key]
-        else:
-            you = f"{key}.you"
-            second = you if self.t.has(you) else None
-            if known is not None:
-                known[key] = second
+        second = self.t.second_key(key)
         if second is not None:
             self.used = True
             return second
@@ -75,6 +67,9 @@ class _SecondPerson:
 
     def has(self, key: str) -> bool:
         return self.t.has(key)
+
+    def second_key(self, key: str) -> str | None:
+        return self.t.second_key(key)
 
     def format(self, key: str, **fields: Any) -> str:
         return self.t.format(self._key(key), **fields)

@@ -56,8 +56,7 @@ class Translator:
         # dict read, where gettext's takes three calls and a fallback; a server narrates and
         # prompts with some ten messages a move.
         self._texts: dict[str, str] = {}
-        # `narration._SecondPerson`: each message id's second-person id, where there is one.
-        self.second_keys: dict[str, str | None] = {}
+        self._second_keys: dict[str, str | None] = {}  # `second_key`'s answers
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
@@ -74,6 +73,14 @@ class Translator:
         """Whether the catalog has the message `key` (for optional variants, such as the
         second-person lines of `narration.second_person`)."""
         return key in _ids(self.lang)
+
+    def second_key(self, key: str) -> str | None:
+        """The id of the message `key` told in the second person (`KEY.you`), if the catalog has
+        one (`narration.second_person` asks for each line it words)."""
+        if key not in self._second_keys:
+            you = f"{key}.you"
+            self._second_keys[key] = you if self.has(you) else None
+        return self._second_keys[key]
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return str(self._translations.ngettext(singular, plural, n))
