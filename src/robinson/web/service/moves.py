@@ -92,14 +92,10 @@ class Moves:
                 # The clock gave this seat to a bot; its owner acting again takes it back.
                 await self.seat_to_human(table, seat, "returned")
             to_move = game.state.to_move
-            stale = ServiceError(
-                "stale_version",
-                f"the game is at version {game.version}, the move was made at {version}",
-            )
             if to_move != seat and version != game.version:
                 # A repeated or late click: the turn passed on since the client saw the game.
                 # "stale" says what to do about it (take the new state) better than "not yours".
-                raise stale
+                raise _stale(game.version, version)
             if to_move != seat:
                 raise ServiceError(
                     "not_your_turn", f"it is {table.names[to_move or 0]}'s turn (seat {to_move})"
@@ -107,7 +103,7 @@ class Moves:
             if table.seats[seat].kind == "bot":
                 raise ServiceError("seat_is_bot", "a bot plays this seat now; take it back first")
             if version != game.version:
-                raise stale
+                raise _stale(game.version, version)
             action = await self.action_for(game, move)
             row = table.seats[seat]
             seats = (replace(row, timeouts=0),) if row.timeouts else ()
@@ -386,3 +382,10 @@ class Moves:
         table.results = results_of(row.finished)  # games that ended elsewhere count too
         views.tell_snapshot(table)
         self.changed(table)
+
+
+def _stale(now: int, made_at: int) -> ServiceError:
+    """A move made at an earlier version (built only when refused: most moves are not)."""
+    return ServiceError(
+        "stale_version", f"the game is at version {now}, the move was made at {made_at}"
+    )

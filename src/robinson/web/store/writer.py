@@ -29,6 +29,7 @@ import logging
 import queue
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from robinson.web.store.dialects import is_duplicate
@@ -100,40 +101,60 @@ class GroupWriter:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._sql = _statements(store.engine.dialect.name)
-        # The writer's thread, started with its first group; None on its queue ends it.
+        # The writer's thread, started with its first job; None on its queue ends it.
         self._thread: threading.Thread | None = None
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._in_flight = 0  # groups handed to the thread and not answered yet
+        self._in_flight = 0  # jobs handed to the thread and not answered yet
         self._connection: Any = None  # the writer thread's own; opened there, used there only
         self._pool: Any = None  # the engine's pool it came from (a disposed engine has a new one)
         self._waiting: list[tuple[_Item, asyncio.Future[None]]] = []
-        self._flushing: asyncio.Task[None] | None = None
+        self._writing = False  # a group is on the thread: steps arriving now wait for the next
+        self._idle: asyncio.Future[None] | None = None  # `close` waits on it for the last group
         self.commits = 0  # for the benchmark: steps per commit = steps / commits
         self.steps = 0
 
     async def append(self, step: Step, summary: str, over: bool, to_move: int | None) -> None:
         done = asyncio.get_running_loop().create_future()
         self._waiting.append((_Item(step, summary, over, to_move), done))
-        if self._flushing is None or self._flushing.done():
-            self._flushing = asyncio.create_task(self._flush())
+        if not self._writing:
+            self._write_waiting()
         # Not shielded (a shield costs a future and two callbacks a move): a caller given up on
         # (its task cancelled) cancels only `done`; its step stays in the group and is written
-        # all the same (`_flush` skips answering it), as a shielded wait would have it.
+        # all the same (`_written` skips answering it), as a shielded wait would have it.
         await done
 
-    async def _flush(self) -> None:
-        while self._waiting:
-            group, self._waiting = self._waiting, []
-            try:
-                outcomes = await self._on_thread(self._write, [item for item, _ in group])
-            except Exception as e:  # a bug of ours: every caller hears of it
-                outcomes = [e] * len(group)
-            for (_, done), outcome in zip(group, outcomes, strict=True):
-                _answer(done, None, outcome)
+    def _write_waiting(self) -> None:
+        """Hand the steps waiting to the thread as one group; `_written` takes its outcome.
+        No task of its own: a group costs the loop one queue put and one callback."""
+        group, self._waiting = self._waiting, []
+        self._writing = True
+        self._hand(partial(self._written, group), self._write, [item for item, _ in group])
+
+    def _written(
+        self,
+        group: list[tuple[_Item, asyncio.Future[None]]],
+        outcomes: list[Exception | None] | None,
+        error: Exception | None,
+    ) -> None:
+        """On the loop: a group's outcome to each of its callers, then the next group."""
+        if error is not None:  # a bug of ours: every caller hears of it
+            outcomes = [error] * len(group)
+        assert outcomes is not None
+        for (_, done), outcome in zip(group, outcomes, strict=True):
+            _answer(done, None, outcome)
+        if self._waiting:
+            self._write_waiting()
+            return
+        self._writing = False
+        if self._idle is not None:
+            _answer(self._idle, None, None)
+            self._idle = None
 
     async def close(self) -> None:
-        if self._flushing is not None:
-            await asyncio.gather(self._flushing, return_exceptions=True)
+        while self._writing:
+            if self._idle is None:
+                self._idle = asyncio.get_running_loop().create_future()
+            await self._idle
         if self._thread is not None:
             await self._on_thread(self._release)
             self._jobs.put(None)
@@ -145,30 +166,35 @@ class GroupWriter:
 
     async def _on_thread(self, work: Any, *args: Any) -> Any:
         """`work(*args)` on the writer's thread; its result (or exception) here."""
+        answer = asyncio.get_running_loop().create_future()
+        self._hand(partial(_answer, answer), work, *args)
+        return await answer
+
+    def _hand(self, then: Any, work: Any, *args: Any) -> None:
+        """`work(*args)` on the writer's thread, then `then(result, error)` on this loop."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name="robinson-writer")
             self._thread.daemon = True  # a store never closed must not keep the process alive
             self._thread.start()
-        answer = asyncio.get_running_loop().create_future()
         self._in_flight += 1
-        try:
-            self._jobs.put((answer, work, args))
-            return await answer
-        finally:
-            self._in_flight -= 1
+        self._jobs.put((asyncio.get_running_loop(), partial(self._done, then), work, args))
+
+    def _done(self, then: Any, result: Any, error: Exception | None) -> None:
+        self._in_flight -= 1
+        then(result, error)
 
     # -- on the writer thread ------------------------------------------------------------------
 
     def _serve(self) -> None:
         """The writer thread: each job in turn, answered on its event loop."""
         while (job := self._jobs.get()) is not None:
-            answer, work, args = job
+            loop, then, work, args = job
             try:
                 result, error = work(*args), None
             except Exception as e:
                 result, error = None, e
             with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
-                answer.get_loop().call_soon_threadsafe(_answer, answer, result, error)
+                loop.call_soon_threadsafe(then, result, error)
 
     def _write(self, items: list[_Item]) -> list[Exception | None]:
         for attempt in (1, 2):
@@ -285,13 +311,14 @@ class GroupWriter:
                 log.debug("closing the writer's connection: %s", e)
 
 
-# A job for the writer thread: the future to answer, the work and its arguments.
-_Job = tuple["asyncio.Future[Any]", Any, tuple[Any, ...]]
+# A job for the writer thread: the loop to answer on, what to call there with the outcome, the
+# work and its arguments.
+_Job = tuple[asyncio.AbstractEventLoop, Any, Any, tuple[Any, ...]]
 
 
 def _answer(answer: asyncio.Future[Any], result: Any, error: Exception | None) -> None:
     """On the event loop: an outcome into the future awaited, unless it was given up on (a
-    job's from the thread; a step's, its caller's)."""
+    job's, a step's by its caller, `close`'s)."""
     if answer.done():
         return
     if error is None:
