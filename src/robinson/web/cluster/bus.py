@@ -177,7 +177,9 @@ class RedisBroadcaster:
                         self._on_followed(channel[len(CHANNEL) :])
                 first = False
                 while True:
-                    msg = await self._pubsub.get_message(timeout=5.0)
+                    # Blocking: a read with a timeout arms and cancels a timer per message
+                    # (redis-py's `async_timeout`); a lost connection ends it with an error.
+                    msg = await self._pubsub.get_message(timeout=None)
                     if msg is not None and msg["type"] == "message":
                         self._deliver(msg["channel"], msg["data"])
             except asyncio.CancelledError:
