@@ -8,7 +8,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -113,9 +114,10 @@ async def _follow(
                     await limiter.hit("actions", address)
                 elif isinstance(msg, Hello | Lang):  # each sends a snapshot, or a state to all
                     await limiter.hit("reads", address)
-                reply = await _handle(service, table, conn, msg)
-                if reply is not None:
-                    conn.send({**reply, "id": msg_id})
+                async with conn.answering(isinstance(msg, Act)):
+                    reply = await _handle(service, table, conn, msg)
+                    if reply is not None:
+                        conn.send({**reply, "id": msg_id})
             except ServiceError as e:
                 if msg_id is None:  # refused before it was read: its id, if it has one
                     msg_id = _id_of(message.get("text"))
@@ -128,43 +130,96 @@ async def _follow(
 
 
 class Connection:
-    """One WebSocket following a table. Messages go through a queue so that a slow client
-    never holds up a move being broadcast to the others."""
+    """One WebSocket following a table. What it is sent waits in its outbox, in order, for one
+    task at a time to send it: the socket's own handler right after it answered a move (the
+    mover hears the update and the ack with no other task woken: the common case), else the
+    connection's pump, woken for what others cause. A slow client thus holds up nobody else's
+    move being broadcast, only its own socket."""
 
-    QUEUE = 512
+    OUTBOX = 512
 
     def __init__(self, websocket: WebSocket, lang: str) -> None:
         self.websocket = websocket
         self.lang = lang
         self.seats: set[int] = set()
         self.subscribed = False
-        self._queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(self.QUEUE)
+        # None last: the client fell hopelessly behind; the socket is closed (it resyncs).
+        self._outbox: deque[dict[str, Any] | str | None] = deque()
+        self._wake: asyncio.Future[None] | None = None  # the pump waits on it, idle
+        self._answering = False  # its handler sends what comes meanwhile, once it answered
+        self._sending = False  # a task is sending from the outbox (the other leaves it be)
+        self._closed = False
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or its JSON text when it was encoded once for many)."""
+        if self._closed:
+            return
+        if len(self._outbox) < self.OUTBOX:
+            self._outbox.append(message)
+        else:  # hopelessly behind: drop what waits and close; it reconnects and resyncs
+            self._outbox.clear()
+            self._outbox.append(None)
+        if not self._answering and not self._sending:  # a task sending takes it: it loops
+            self._wake_pump()
+
+    @contextlib.asynccontextmanager
+    async def answering(self, move: bool) -> AsyncIterator[None]:
+        """Around the handling of a client's message: for a move, what the connection is sent
+        meanwhile (the update, then the ack) is sent here after it, on the handler's task. A
+        refusal (an exception) leaves it to the pump."""
+        if not move:
+            yield
+            return
+        self._answering = True
         try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:  # hopelessly behind: drop it; it reconnects and resyncs
-            self._queue = asyncio.Queue(self.QUEUE)
-            self._queue.put_nowait(None)
+            yield
+        except BaseException:
+            self._answering = False
+            self._wake_pump()
+            raise
+        self._answering = False
+        if not self._sending:  # else the pump is sending (a slow client): it takes these too
+            await self._send_waiting()
+
+    def _wake_pump(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
 
     async def pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            if self._outbox and not self._answering and not self._sending:
+                await self._send_waiting()
+                continue
+            self._wake = loop.create_future()
+            try:
+                await self._wake
+            finally:
+                self._wake = None
+
+    async def _send_waiting(self) -> None:
+        """Send the outbox's messages in order until it is empty (one task at a time)."""
+        self._sending = True
         try:
-            while True:
-                message = await self._queue.get()
+            while self._outbox:
+                message = self._outbox.popleft()
                 if message is None:
+                    self._closed = True
                     await self.websocket.close(code=4408)
                     return
                 text = message if isinstance(message, str) else encode(message)
                 await self.websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError):
-            return  # the client left while a message was on its way: nothing more to send
+            self._closed = True  # the client left while a message was on its way
         except ValidationError:
             # A message the models do not describe is a bug of ours: say so, and close rather
             # than send something the protocol does not promise.
             log.exception("an outgoing message does not match protocol.messages.ServerMessage")
+            self._closed = True
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 await self.websocket.close(code=1011)
+        finally:
+            self._sending = False
 
 
 def _id_of(text: str | None) -> int | str | None:
