@@ -150,6 +150,36 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
     run(redis_server, body)
 
 
+def test_a_message_no_version_of_ours_reads_is_skipped_and_the_next_one_arrives(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    from robinson.web.cluster.bus import CHANNEL, RedisBroadcaster
+
+    async def body(client: Any) -> None:
+        got: list[BusMessage] = []
+        followed: list[str] = []
+
+        async def nothing() -> None:
+            return None
+
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
+        await a.start(lambda t, m: None, nothing, lambda t: None)
+        await b.start(lambda t, m: got.append(m), nothing, followed.append)
+        b.follow("t1")
+        await until(lambda: "t1" in followed)
+        raw = client()
+        for junk in ("not json", "[1, 2]", '{"k": "teleport", "p": "C"}', '{"k": "move"}'):
+            await raw.publish(CHANNEL + "t1", junk)
+        a.publish("t1", _moved(3))
+        await until(lambda: got == [_moved(3)])
+        unreadable = [r for r in caplog.records if "unreadable message" in r.getMessage()]
+        assert len(unreadable) == 4
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
 def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer) -> None:
     from robinson.web.cluster.bus import RedisBroadcaster
 
