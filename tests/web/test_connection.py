@@ -61,7 +61,7 @@ async def _connection() -> tuple[Connection, Recorder, asyncio.Task[None]]:
 @_run
 async def test_a_moves_update_and_ack_go_out_on_the_handlers_task_in_order() -> None:
     conn, socket, pump = await _connection()
-    async with conn.answering(True):
+    async with conn.answering:
         conn.send('"update"')
         conn.send({"type": "ack", "version": 1, "id": 7})
         assert socket.sent == []  # nothing before the move is answered
@@ -85,7 +85,7 @@ async def test_what_others_cause_is_sent_by_the_pump() -> None:
 async def test_what_comes_while_a_move_is_answered_keeps_its_order() -> None:
     conn, socket, pump = await _connection()
     conn.send('"before"')  # queued; the pump has not run yet
-    async with conn.answering(True):
+    async with conn.answering:
         conn.send('"update"')
         await _settle()  # another task's message meanwhile waits for the answer
         conn.send('"ack"')
@@ -98,7 +98,7 @@ async def test_what_comes_while_a_move_is_answered_keeps_its_order() -> None:
 async def test_a_refused_move_leaves_its_error_and_the_rest_to_the_pump() -> None:
     conn, socket, pump = await _connection()
     with pytest.raises(ServiceError):
-        async with conn.answering(True):
+        async with conn.answering:
             conn.send('"state"')
             raise ServiceError("not_your_turn", "it is Anna's turn")
     conn.send('"error"')
@@ -114,7 +114,7 @@ async def test_a_stalled_socket_is_sent_to_by_one_task_only_and_in_order() -> No
     socket.open.clear()  # the client stops reading: the pump's send waits
     conn.send('"first"')
     await _settle()
-    async with conn.answering(True):
+    async with conn.answering:
         conn.send('"update"')
     assert socket.sent == []  # the handler did not send past the stalled pump
     socket.open.set()

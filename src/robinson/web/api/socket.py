@@ -9,7 +9,6 @@ import contextlib
 import json
 import logging
 from collections import Counter, deque
-from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -114,10 +113,11 @@ async def _follow(
                     await limiter.hit("actions", address)
                 elif isinstance(msg, Hello | Lang):  # each sends a snapshot, or a state to all
                     await limiter.hit("reads", address)
-                async with conn.answering(isinstance(msg, Act)):
-                    reply = await _handle(service, table, conn, msg)
-                    if reply is not None:
-                        conn.send({**reply, "id": msg_id})
+                if isinstance(msg, Act):  # its update and ack go out on this task, after it
+                    async with conn.answering:
+                        await _reply(service, table, conn, msg, msg_id)
+                else:
+                    await _reply(service, table, conn, msg, msg_id)
             except ServiceError as e:
                 if msg_id is None:  # refused before it was read: its id, if it has one
                     msg_id = _id_of(message.get("text"))
@@ -149,6 +149,7 @@ class Connection:
         self._answering = False  # its handler sends what comes meanwhile, once it answered
         self._sending = False  # a task is sending from the outbox (the other leaves it be)
         self._closed = False
+        self.answering = _Answering(self)
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or its JSON text when it was encoded once for many)."""
@@ -161,25 +162,6 @@ class Connection:
             self._outbox.append(None)
         if not self._answering and not self._sending:  # a task sending takes it: it loops
             self._wake_pump()
-
-    @contextlib.asynccontextmanager
-    async def answering(self, move: bool) -> AsyncIterator[None]:
-        """Around the handling of a client's message: for a move, what the connection is sent
-        meanwhile (the update, then the ack) is sent here after it, on the handler's task. A
-        refusal (an exception) leaves it to the pump."""
-        if not move:
-            yield
-            return
-        self._answering = True
-        try:
-            yield
-        except BaseException:
-            self._answering = False
-            self._wake_pump()
-            raise
-        self._answering = False
-        if not self._sending:  # else the pump is sending (a slow client): it takes these too
-            await self._send_waiting()
 
     def _wake_pump(self) -> None:
         if self._wake is not None and not self._wake.done():
@@ -220,6 +202,37 @@ class Connection:
                 await self.websocket.close(code=1011)
         finally:
             self._sending = False
+
+
+class _Answering:
+    """`async with conn.answering:` around the handling of a move: what the connection is sent
+    meanwhile (the update, then the ack) is sent after it on the handler's task, with no other
+    task woken. A refusal (an exception) leaves it to the pump. (A class of its own, made once
+    a connection: a move costs no context manager built and run as a generator.)"""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    async def __aenter__(self) -> None:
+        self.conn._answering = True
+
+    async def __aexit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        conn = self.conn
+        conn._answering = False
+        if kind is not None:
+            conn._wake_pump()
+        elif not conn._sending:  # else the pump is sending (a slow client): it takes these too
+            await conn._send_waiting()
+
+
+async def _reply(
+    service: GameService, table: LiveTable, conn: Connection, msg: Any, msg_id: Any
+) -> None:
+    reply = await _handle(service, table, conn, msg)
+    if reply is not None:
+        conn.send({**reply, "id": msg_id})
 
 
 def _id_of(text: str | None) -> int | str | None:
