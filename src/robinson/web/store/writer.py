@@ -136,12 +136,18 @@ class GroupWriter:
         outcomes: list[Exception | None] | None,
         error: Exception | None,
     ) -> None:
-        """On the loop: a group's outcome to each of its callers, then the next group."""
-        if error is not None:  # a bug of ours: every caller hears of it
-            outcomes = [error] * len(group)
-        assert outcomes is not None
-        for (_, done), outcome in zip(group, outcomes, strict=True):
-            _answer(done, None, outcome)
+        """On the loop: a group's outcome to each of its callers, then the next group (that
+        one whatever happens here: a writer stuck would stop every table's moves)."""
+        try:
+            if error is not None:  # a bug of ours: every caller hears of it
+                outcomes = [error] * len(group)
+            assert outcomes is not None
+            for (_, done), outcome in zip(group, outcomes, strict=True):
+                _answer(done, None, outcome)
+        finally:
+            self._next_group()
+
+    def _next_group(self) -> None:
         if self._waiting:
             self._write_waiting()
             return
