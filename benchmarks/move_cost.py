@@ -279,19 +279,27 @@ class Target:
 
 
 @contextlib.contextmanager
+def single_server(env: dict[str, str] | None = None) -> Iterator[Target]:
+    """One server on a temp SQLite file (`env`: more of its environment); stopped after."""
+    folder = tempfile.mkdtemp()
+    try:
+        database = f"sqlite:///{folder}/bench.sqlite3"
+        proc, base = serve_helper.start(database, "--bot-delay", "0", env=env)
+        try:
+            ws = base.replace("http://", "ws://")
+            yield Target(base, ws, ws, {"server": proc.pid})
+        finally:
+            serve_helper.stop(proc)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
 def servers(mode: str) -> Iterator[Target]:
     """One server on SQLite, or two on PostgreSQL + Redis; stopped on the way out."""
     if mode == "single":
-        folder = tempfile.mkdtemp()
-        try:
-            proc, base = serve_helper.start(f"sqlite:///{folder}/bench.sqlite3", "--bot-delay", "0")
-            try:
-                ws = base.replace("http://", "ws://")
-                yield Target(base, ws, ws, {"server": proc.pid})
-            finally:
-                serve_helper.stop(proc)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        with single_server() as target:
+            yield target
         return
     with started_cluster(2) as (c, counters, r):  # --bot-delay 0, rate limits lifted
         a, b = c.servers
@@ -321,28 +329,12 @@ def measure(
 ) -> dict[str, Any]:
     """One row: start the servers (`start(mode)`; benchmarks/floor.py passes its own) and the
     clients, run, sample the window, stop everything."""
-    ctx = multiprocessing.get_context("fork")  # the parent has no threads: forking is safe
     setup = args.setup_seconds
     with start(mode) as target:
-        procs, pipes = [], []
+        procs: list[Any] = []
+        pipes: list[Connection] = []
         try:
-            for i in range(args.clients):
-                share = args.tables // args.clients + (i < args.tables % args.clients)
-                job = Job(
-                    target.http,
-                    target.players_ws,
-                    target.spectators_ws,
-                    share,
-                    spectators,
-                    args.players,
-                    args.think / 1000,
-                    setup,
-                )
-                mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=worker, args=(theirs, job), daemon=True)
-                p.start()
-                procs.append(p)
-                pipes.append(mine)
+            start_clients(args, target, spectators, procs, pipes)
             ready_by = time.monotonic() + setup + 10  # the clients time their set-up out first
             for pipe in pipes:
                 _expect(pipe, "ready", max(1.0, ready_by - time.monotonic()))
@@ -366,6 +358,36 @@ def measure(
                 p.terminate()
                 p.join(10)
     return summarize(mode, spectators, args, before, after, records)
+
+
+def start_clients(
+    args: argparse.Namespace,
+    target: Target,
+    spectators: int,
+    procs: list[Any],
+    pipes: list[Connection],
+) -> None:
+    """`args.clients` load-client processes sharing `args.tables` tables of `target`, each
+    added to `procs` as it starts (so that a failure midway still stops those) with the pipe
+    it answers on in `pipes`."""
+    ctx = multiprocessing.get_context("fork")  # the parent has no threads: forking is safe
+    for i in range(args.clients):
+        share = args.tables // args.clients + (i < args.tables % args.clients)
+        job = Job(
+            target.http,
+            target.players_ws,
+            target.spectators_ws,
+            share,
+            spectators,
+            args.players,
+            args.think / 1000,
+            args.setup_seconds,
+        )
+        mine, theirs = ctx.Pipe()
+        p = ctx.Process(target=worker, args=(theirs, job), daemon=True)
+        p.start()
+        procs.append(p)
+        pipes.append(mine)
 
 
 def _expect(pipe: Connection, what: str, seconds: float) -> Any:

@@ -30,79 +30,45 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
 import os
-import shutil
 import signal
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import serve_helper
 from benchmarks.move_cost import (
     HEADER,
-    Job,
     Target,
     _expect,
     print_row,
     sample,
+    single_server,
+    start_clients,
     summarize,
-    worker,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@contextlib.contextmanager
-def server(src: Path) -> Iterator[Target]:
+def server(src: Path) -> contextlib.AbstractContextManager[Target]:
     """`robinson serve` from the tree whose `src` folder this is, on a temp SQLite file."""
-    folder = tempfile.mkdtemp()
     path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
-    try:
-        proc, base = serve_helper.start(
-            f"sqlite:///{folder}/bench.sqlite3", "--bot-delay", "0", env={"PYTHONPATH": path}
-        )
-        try:
-            ws = base.replace("http://", "ws://")
-            yield Target(base, ws, ws, {"server": proc.pid})
-        finally:
-            serve_helper.stop(proc)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    return single_server(env={"PYTHONPATH": path})
 
 
 def one_round(args: argparse.Namespace, order: list[tuple[str, Path]]) -> dict[str, Any]:
     """Both servers under load over one window; their rows by name."""
-    ctx = multiprocessing.get_context("fork")  # the parent has no threads: forking is safe
     with contextlib.ExitStack() as stack:
         targets = {name: stack.enter_context(server(src)) for name, src in order}
         procs: dict[str, list[Any]] = {name: [] for name in targets}
         pipes: dict[str, list[Any]] = {name: [] for name in targets}
         try:
             for name, target in targets.items():
-                for i in range(args.clients):
-                    share = args.tables // args.clients + (i < args.tables % args.clients)
-                    job = Job(
-                        target.http,
-                        target.players_ws,
-                        target.spectators_ws,
-                        share,
-                        args.spectators,
-                        3,
-                        args.think / 1000,
-                        args.setup_seconds,
-                    )
-                    mine, theirs = ctx.Pipe()
-                    p = ctx.Process(target=worker, args=(theirs, job), daemon=True)
-                    p.start()
-                    procs[name].append(p)
-                    pipes[name].append(mine)
+                start_clients(args, target, args.spectators, procs[name], pipes[name])
             ready_by = time.monotonic() + args.setup_seconds + 10
             for pipe in [p for each in pipes.values() for p in each]:
                 _expect(pipe, "ready", max(1.0, ready_by - time.monotonic()))
@@ -140,6 +106,7 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=1, help="client processes per server (1)")
     ap.add_argument("--setup-seconds", type=float, default=180, help="most time to set up (180)")
     args = ap.parse_args()
+    args.players = 3  # move_cost.py's tables: 3 human seats
     this, other = args.this.resolve() / "src", args.other.resolve() / "src"
     for name, src in (("--this", this), ("--other", other)):
         if not (src / "robinson").is_dir():
