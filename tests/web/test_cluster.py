@@ -459,6 +459,50 @@ def test_a_process_that_sees_the_players_elsewhere_asks_redis_nothing_per_move(
     assert asked <= moves // 5, f"{asked} questions of a seat's presence in {moves} moves"
 
 
+def test_a_table_played_on_one_process_publishes_nothing_and_a_later_viewer_misses_nothing(
+    cluster: Cluster,
+) -> None:
+    """The common case behind nginx (issue 17): every socket of a table on one process. Its
+    moves reach no other process, so none is published (Redis's PUBLISH count stays put); a
+    spectator who then comes to another process gets the table as it is and every move after
+    it, in order (cluster/bus.py: announcements, and a `Reload` of what was not published)."""
+    a, b = cluster.servers[0], cluster.servers[1]
+    t = a.create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    tokens = {i: s["token"] for i, s in enumerate(t["seats"])}
+
+    async def moves(players: Viewer, count: int, *watching: Viewer) -> None:
+        for _ in range(count):
+            state = await players.wait(lambda s: s["over"] or s["to_move"] is not None)
+            assert not state["over"], "the game ended too soon for this test"
+            reply = await players.act(forward(state["legal"]), tokens[state["to_move"]])
+            assert reply["type"] == "ack", reply
+            for v in watching:
+                await v.wait(lambda s, at=reply["version"]: s["version"] >= at)
+
+    async def run() -> tuple[int, int, Viewer, int]:
+        players = Viewer(a.ws_base, t["table"], tuple(tokens.values()))
+        await players.start()
+        before = redis_calls(cluster, "publish")
+        await moves(players, 12)
+        published = redis_calls(cluster, "publish") - before
+        spectator = Viewer(b.ws_base, t["table"])
+        await spectator.start()
+        assert spectator.state is not None
+        joined = spectator.state["version"]
+        await moves(players, 12, spectator)
+        await spectator.wait(lambda s: s["version"] == players.state["version"])  # type: ignore[index]
+        await players.stop()
+        await spectator.stop()
+        return published, joined, spectator, players.versions[-1]
+
+    published, joined, spectator, final = asyncio.run(run())
+    assert published == 0, f"{published} PUBLISH while nobody else followed the table"
+    assert joined >= 12  # it read the table as it was
+    assert spectator.versions[-12:] == list(range(final - 11, final + 1))
+    assert spectator.versions == list(range(joined + 1, final + 1))  # none missed, in order
+    assert spectator.gaps == 0
+
+
 def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
     """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
     a, b = cluster.servers[0], cluster.servers[1]

@@ -136,7 +136,7 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
         await b.start(lambda t, m: got["B"].append((t, m)), nothing, followed.append)
         a.follow("t1")
         b.follow("t1")
-        await until(lambda: "t1" in followed)
+        await until(lambda: "t1" in followed and a.others("t1") == frozenset({"B"}))
         for seq in range(200):
             a.publish("t1", _moved(seq))
         a.publish("t2", _moved(0))  # a table B does not follow
@@ -145,6 +145,81 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
         assert all(t == "t1" for t, _ in got["B"])
         assert got["A"] == []  # its own are not delivered
         await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_a_change_nobody_else_follows_is_not_published_and_a_newcomer_reloads_it(
+    redis_server: RedisServer,
+) -> None:
+    """The common case behind nginx: one process follows a table, so its changes reach nobody
+    and are not sent; a process that starts following it later is told to read it again, gets
+    every change after that, and once it leaves the changes are kept in again."""
+    from robinson.web.cluster.bus import RedisBroadcaster
+    from robinson.web.cluster.messages import Reload
+
+    async def body(client: Any) -> None:
+        got: dict[str, list[BusMessage]] = {"A": [], "B": []}
+        followed: dict[str, list[str]] = {"A": [], "B": []}
+
+        async def nothing() -> None:
+            return None
+
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
+        await a.start(lambda t, m: got["A"].append(m), nothing, followed["A"].append)
+        await b.start(lambda t, m: got["B"].append(m), nothing, followed["B"].append)
+        a.follow("t1")
+        await until(lambda: a.others("t1") == frozenset())
+        a.publish("t1", _moved(0))
+        a.publish("t1", _moved(1))
+        await asyncio.sleep(0.2)
+        assert (a.skipped, a.published) == (2, 1)  # only its `Follow` went out
+
+        b.follow("t1")
+        await until(
+            lambda: a.others("t1") == frozenset({"B"}) and b.others("t1") == frozenset({"A"})
+        )
+        await until(lambda: got["B"] == [Reload(to="B")])  # read what it may have missed
+        assert followed["B"] == ["t1"]  # and B read the table once it was subscribed
+        a.publish("t1", _moved(2))
+        b.publish("t1", _moved(9))  # both ways now
+        await until(lambda: got["B"][-1:] == [_moved(2)] and got["A"] == [_moved(9)])
+        assert a.skipped == 2 and b.skipped == 0
+
+        b.unfollow("t1")
+        await until(lambda: a.others("t1") == frozenset())
+        a.publish("t1", _moved(3))
+        assert a.skipped == 3
+        await asyncio.sleep(0.2)
+        assert got["B"] == [Reload(to="B"), _moved(2)]
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
+def test_a_reload_for_another_process_is_not_applied(redis_server: RedisServer) -> None:
+    from robinson.web.cluster.bus import CHANNEL, RedisBroadcaster
+    from robinson.web.cluster.messages import Reload
+
+    async def body(client: Any) -> None:
+        got: list[BusMessage] = []
+        followed: list[str] = []
+
+        async def nothing() -> None:
+            return None
+
+        b = RedisBroadcaster(client(), "B")
+        await b.start(lambda t, m: got.append(m), nothing, followed.append)
+        b.follow("t1")
+        await until(lambda: followed == ["t1"])
+        raw = client()
+        for to in ("C", "B", None):
+            data = Reload(to=to).model_dump_json()[:-1] + ',"p":"A"}'
+            await raw.publish(CHANNEL + "t1", data)
+        await until(lambda: len(got) == 2)
+        assert got == [Reload(to="B"), Reload()]
         await b.stop()
 
     run(redis_server, body)

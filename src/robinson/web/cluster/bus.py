@@ -12,6 +12,21 @@ other processes that hold a copy apply it to theirs and tell their viewers (docs
 
 Messages are the typed union of cluster/messages.py, sent as JSON with the sending process's
 id `p` added (a process ignores its own messages).
+
+**No message for a table nobody else follows.** Behind nginx, every viewer of a table reaches
+one process (deploy/nginx/robinson.conf), so usually no other process holds a copy and a
+PUBLISH would reach nobody. The bus keeps, per followed table, the other processes known to
+follow it, from announcements on the table's channel: once its own subscription is confirmed a
+process says `Follow` (and reads the table from the database, `OnFollowed`), every process
+following it answers `Here`, and one that stops says `Leave`. A change of a table with no
+other follower known is not published, only noted (`_skipped`); a process that then learns of
+a new follower (its `Follow` or its `Here`) while such a change is noted sends that newcomer a
+`Reload`. So a copy never misses a change: what was skipped before its announcement arrived is
+in the database, and the newcomer reads it again; what comes after is published to it. Before
+a table's subscription is confirmed, and while the subscription is lost, everything is
+published (nothing is known). A process that dies without `Leave` stays known: the others keep
+publishing to nobody, which costs a PUBLISH and nothing else. Processes of a version before
+these announcements never announce: a cluster must not mix them with newer ones (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -25,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from robinson.web.cluster.messages import BusMessage, bus_message
+from robinson.web.cluster.messages import BusMessage, Follow, Here, Leave, Reload, bus_message
 from robinson.web.cluster.tasks import cancel_all
 
 if TYPE_CHECKING:
@@ -105,7 +120,11 @@ class RedisBroadcaster:
         self._on_resync: OnResync | None = None
         self._on_followed: OnFollowed | None = None
         self._pending: set[asyncio.Task[Any]] = set()
-        self.published = 0  # counters for the benchmark and docs/scaling.md
+        # Per table whose subscription is confirmed: the other processes known to follow it.
+        self._others: dict[str, set[str]] = {}
+        self._skipped: set[str] = set()  # tables with a change not published (nobody followed)
+        self.skipped = 0  # counters for the benchmark and docs/scaling.md
+        self.published = 0
         self.published_bytes = 0
         self.received = 0
 
@@ -137,7 +156,16 @@ class RedisBroadcaster:
         channel = CHANNEL + table_id
         if channel in self._channels:
             self._channels.discard(channel)
+            self._skipped.discard(table_id)
+            if self._others.pop(table_id, None) is not None:  # the others may know of us
+                self._put(table_id, Leave(who=self.process_id))
             self._later(self._unsubscribe(channel))
+
+    def others(self, table_id: str) -> frozenset[str] | None:
+        """The other processes known to follow the table; None until this process's own
+        subscription to it is confirmed (then every change is published)."""
+        known = self._others.get(table_id)
+        return None if known is None else frozenset(known)
 
     def _later(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -146,13 +174,10 @@ class RedisBroadcaster:
 
     async def _subscribe(self, channel: str) -> None:
         if self._pubsub is not None:
-            # A failure here is the reader's to repair: it subscribes everything again.
+            # A failure here is the reader's to repair: it subscribes everything again. The
+            # reader hears when Redis confirms it (`_subscribed`).
             with contextlib.suppress(Exception):
                 await self._pubsub.subscribe(channel)
-                # Whatever was published before this point is in the database: the copy
-                # looks there once, so a move made while it loaded is not missed.
-                if self._on_followed is not None and channel in self._channels:
-                    self._on_followed(channel[len(CHANNEL) :])
 
     async def _unsubscribe(self, channel: str) -> None:
         if self._pubsub is not None and channel not in self._channels:
@@ -160,7 +185,7 @@ class RedisBroadcaster:
                 await self._pubsub.unsubscribe(channel)
 
     async def _connect(self) -> PubSub:
-        pubsub = self.subscriber.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.subscriber.pubsub()  # with Redis's confirmations of each subscription
         # A placeholder channel of our own: a PubSub with no subscription cannot be read.
         await pubsub.subscribe(f"robinson:p:{self.process_id}", *self._channels)
         return pubsub
@@ -172,16 +197,17 @@ class RedisBroadcaster:
                 self._pubsub = await self._connect()
                 if not first and self._on_resync is not None:
                     await self._on_resync()  # messages may have been lost meanwhile
-                elif self._on_followed is not None:
-                    for channel in list(self._channels):  # followed before we were connected
-                        self._on_followed(channel[len(CHANNEL) :])
                 first = False
                 while True:
                     # Blocking: a read with a timeout arms and cancels a timer per message
                     # (redis-py's `async_timeout`); a lost connection ends it with an error.
                     msg = await self._pubsub.get_message(timeout=None)
-                    if msg is not None and msg["type"] == "message":
+                    if msg is None:
+                        continue
+                    if msg["type"] == "message":
                         self._deliver(msg["channel"], msg["data"])
+                    elif msg["type"] == "subscribe":
+                        self._subscribed(msg["channel"])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis went away: connect again, then resync
@@ -190,6 +216,7 @@ class RedisBroadcaster:
                     with contextlib.suppress(Exception):
                         await self._pubsub.aclose()  # type: ignore[no-untyped-call]
                     self._pubsub = None
+                self._others.clear()  # announcements may be lost too: publish everything
                 first = False
                 await asyncio.sleep(RETRY_PAUSE)
 
@@ -201,13 +228,57 @@ class RedisBroadcaster:
         except ValidationError as e:  # another version's message, or garbage
             log.warning("unreadable message on %r: %s", channel, e)
             return
-        self.received += 1
         table_id = channel.decode()[len(CHANNEL) :]
+        if isinstance(message, Follow | Here):
+            self._heard(table_id, message.who, answer=isinstance(message, Follow))
+            return
+        if isinstance(message, Leave):
+            self._others.get(table_id, set()).discard(message.who)
+            return
+        if isinstance(message, Reload) and message.to not in (None, self.process_id):
+            return  # another newcomer's
+        self.received += 1
         self._on_message(table_id, message)
+
+    # -- who else follows a table ----------------------------------------------------------------
+
+    def _subscribed(self, channel: bytes) -> None:
+        """Redis confirmed a subscription: from now on this process hears every message of
+        the table; it announces itself, and what came before is read from the database."""
+        name = channel.decode()
+        if name not in self._channels:
+            return  # the placeholder channel, or a table no longer followed
+        table_id = name[len(CHANNEL) :]
+        self._others[table_id] = set()  # learnt again from the answers to this
+        self._put(table_id, Follow(who=self.process_id))
+        if self._on_followed is not None:
+            self._on_followed(table_id)
+
+    def _heard(self, table_id: str, who: str, answer: bool) -> None:
+        """Process `who` follows the table (`answer`: it just started, tell it we do too)."""
+        others = self._others.get(table_id)
+        if others is None:
+            return  # not followed here (yet): our own `Follow` will be answered
+        if answer:
+            self._put(table_id, Here(who=self.process_id))
+        if who in others:
+            return
+        others.add(who)
+        if table_id in self._skipped:  # it may have read the table before that change
+            self._skipped.discard(table_id)
+            self._put(table_id, Reload(to=who))
 
     # -- publishing ----------------------------------------------------------------------------
 
     def publish(self, table_id: str, message: BusMessage) -> None:
+        others = self._others.get(table_id)
+        if others is not None and not others:  # nobody else follows it: noted, not sent
+            self._skipped.add(table_id)
+            self.skipped += 1
+            return
+        self._put(table_id, message)
+
+    def _put(self, table_id: str, message: BusMessage) -> None:
         fields = message.model_dump(mode="json")
         data = json.dumps({**fields, "p": self.process_id}, separators=(",", ":"))
         try:

@@ -8,7 +8,12 @@
 - `NewGame`: a rematch started; the others read it from the database.
 - `Seen`: seats arrived or left on the sender; when (presence itself is in cluster/presence.py).
 - `Reacted`: a seated player's reaction, for the viewers on every process (never stored).
-- `Reload`: read the table afresh (sent to itself by a process whose Redis came back).
+- `Reload`: read the table afresh (sent to itself by a process whose Redis came back, and `to`
+  a newcomer by a process that did not publish some change while it knew of no other follower).
+- `Follow`, `Here`, `Leave`: which processes follow the table (announcements, kept by the bus
+  itself, never passed on): a process that follows a table says so (`Follow`), each one that
+  follows it already answers (`Here`), and one that stops says so (`Leave`). A change of a
+  table nobody else follows is not published (cluster/bus.py).
 
 The bus adds the sender's process id (`p`) on the wire and drops a process's own messages.
 """
@@ -122,10 +127,26 @@ class Reacted(_Message):
 
 class Reload(_Message):
     k: Literal["reload"] = "reload"
+    to: str | None = None  # the one process that should (None: every one that reads it)
+
+
+class Follow(_Message):
+    k: Literal["follow"] = "follow"
+    who: str  # the process id of the sender
+
+
+class Here(_Message):
+    k: Literal["here"] = "here"
+    who: str
+
+
+class Leave(_Message):
+    k: Literal["leave"] = "leave"
+    who: str
 
 
 BusMessage = Annotated[
-    Moved | SeatsChanged | SeedGiven | NewGame | Seen | Reacted | Reload,
+    Moved | SeatsChanged | SeedGiven | NewGame | Seen | Reacted | Reload | Follow | Here | Leave,
     Field(discriminator="k"),
 ]
 bus_message: TypeAdapter[BusMessage] = TypeAdapter(BusMessage)
