@@ -7,7 +7,15 @@ Each configuration is one row:
   redis-server (with nginx in front, tests/web/cluster.py, though the load goes straight to the
   processes): the players' sockets on process A, the spectators' on process B, so every move
   crosses Redis (docs/scaling.md);
-- each with `--spectators 0` and `3` per table (default: all four rows, single first).
+- `--mode routed`: the same two processes, each table wholly on one of them (alternately A and
+  B): created there and every socket of it there, as nginx's hash on the table id routes a
+  table's page, sockets and API (deploy/nginx/robinson.conf). No other process follows a
+  table, so its moves are not published (cluster/bus.py). In production the request that
+  creates a table carries no table id and may reach another process, which then keeps a copy
+  (and the moves are published to it) until it unloads the table (`--unload-after`, 10
+  minutes, the sweep at most a minute later); the row leaves that out;
+- each with `--spectators 0` and `3` per table (default `--mode both`: single and cluster,
+  four rows, single first).
 
 Every table has 3 human seats (`--players`) and one WebSocket holding all their tokens; with
 spectators, each table also has that many spectator sockets. Each table makes a move about once a
@@ -107,6 +115,10 @@ class Job:
     players: int
     think: float  # seconds, the mean pause before each move
     setup_seconds: float
+    # Routed: (http, ws) of each process; table i of this worker lives wholly on process
+    # (first + i) % len(route). Empty: created at `http`, sockets at the two addresses above.
+    route: tuple[tuple[str, str], ...] = ()
+    first: int = 0
 
 
 @dataclass
@@ -150,14 +162,22 @@ async def _load(conn: Connection, job: Job) -> Record:
     record = Record(0.0, 0.0)
     gate = asyncio.Semaphore(32)  # connections being opened at once
 
-    async def open_table(t: dict[str, Any]) -> tuple[Any, Table, list[str], dict[str, Any]]:
+    def place(i: int) -> tuple[str, str, str]:
+        """Where table i is created, and where its players' and spectators' sockets go."""
+        if job.route:
+            http, ws = job.route[(job.first + i) % len(job.route)]
+            return http, ws, ws
+        return job.http, job.players_ws, job.spectators_ws
+
+    async def open_table(i: int, t: dict[str, Any]) -> tuple[Any, Table, list[str], dict[str, Any]]:
         table, tokens = Table(), [s["token"] for s in t["seats"]]
+        _, players_ws, spectators_ws = place(i)
         async with gate:
             for _ in range(job.spectators):
-                ws = await _connect(f"{job.spectators_ws}/ws/tables/{t['table']}", [])
+                ws = await _connect(f"{spectators_ws}/ws/tables/{t['table']}", [])
                 sockets.append(ws)
                 readers.append(asyncio.create_task(_spectate(ws, table, record)))
-            ws = await _connect(f"{job.players_ws}/ws/tables/{t['table']}", tokens)
+            ws = await _connect(f"{players_ws}/ws/tables/{t['table']}", tokens)
             sockets.append(ws)
             game = await _snapshot(ws, None)
         return ws, table, tokens, game
@@ -165,14 +185,15 @@ async def _load(conn: Connection, job: Job) -> Record:
     try:
         async with asyncio.timeout_at(setup_end):
             with ThreadPoolExecutor(8) as pool:
-                url = f"{job.http}/api/tables"
                 created = await asyncio.gather(
                     *(
-                        loop.run_in_executor(pool, serve_helper.post, url, seats)
-                        for _ in range(job.tables)
+                        loop.run_in_executor(
+                            pool, serve_helper.post, f"{place(i)[0]}/api/tables", seats
+                        )
+                        for i in range(job.tables)
                     )
                 )
-            opened = await asyncio.gather(*(open_table(t) for t in created))
+            opened = await asyncio.gather(*(open_table(i, t) for i, t in enumerate(created)))
         conn.send(("ready", len(opened)))
         if not await asyncio.to_thread(conn.poll, max(0.0, setup_end - time.monotonic())):
             raise TimeoutError("no go from the parent")
@@ -276,6 +297,7 @@ class Target:
     pids: dict[str, int]  # label -> process id
     postgres: Any = None  # () -> PostgreSQL's counters so far (cluster)
     redis: Any = None  # a Redis client (cluster)
+    route: tuple[tuple[str, str], ...] = ()  # routed: (http, ws) of each process
 
 
 @contextlib.contextmanager
@@ -296,7 +318,8 @@ def single_server(env: dict[str, str] | None = None) -> Iterator[Target]:
 
 @contextlib.contextmanager
 def servers(mode: str) -> Iterator[Target]:
-    """One server on SQLite, or two on PostgreSQL + Redis; stopped on the way out."""
+    """One server on SQLite, or two on PostgreSQL + Redis (`cluster`: the players on A, the
+    spectators on B; `routed`: each table wholly on one); stopped on the way out."""
     if mode == "single":
         with single_server() as target:
             yield target
@@ -304,7 +327,8 @@ def servers(mode: str) -> Iterator[Target]:
     with started_cluster(2) as (c, counters, r):  # --bot-delay 0, rate limits lifted
         a, b = c.servers
         pids = {"A": a.proc.pid, "B": b.proc.pid}
-        yield Target(a.base, a.ws_base, b.ws_base, pids, counters, r)
+        route = ((a.base, a.ws_base), (b.base, b.ws_base)) if mode == "routed" else ()
+        yield Target(a.base, a.ws_base, b.ws_base, pids, counters, r, route)
 
 
 def sample(target: Target, clients: list[int]) -> dict[str, Any]:
@@ -371,6 +395,7 @@ def start_clients(
     added to `procs` as it starts (so that a failure midway still stops those) with the pipe
     it answers on in `pipes`."""
     ctx = multiprocessing.get_context("fork")  # the parent has no threads: forking is safe
+    first = 0
     for i in range(args.clients):
         share = args.tables // args.clients + (i < args.tables % args.clients)
         job = Job(
@@ -382,7 +407,10 @@ def start_clients(
             args.players,
             args.think / 1000,
             args.setup_seconds,
+            target.route,
+            first,
         )
+        first += share
         mine, theirs = ctx.Pipe()
         p = ctx.Process(target=worker, args=(theirs, job), daemon=True)
         p.start()
@@ -516,7 +544,7 @@ def print_row(row: dict[str, Any]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--mode", choices=["single", "cluster", "both"], default="both")
+    ap.add_argument("--mode", choices=["single", "cluster", "routed", "both"], default="both")
     ap.add_argument(
         "--spectators", default="0,3", help="spectators per table, a comma list (default 0,3)"
     )
