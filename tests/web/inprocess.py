@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from robinson.web.cluster import Cluster
 from robinson.web.service import GameService, views
 from robinson.web.service.notices import Channel
 from robinson.web.settings import Settings
@@ -48,8 +49,10 @@ class Served:
         dice: SeededDice | None = None,
         seeds: SeedBox | None = None,
         channels: Callable[[Store], Sequence[Channel]] | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.url = url
+        self.cluster = cluster  # what it shares with other processes (none: alone)
         self.clock = clock
         # The subprocess tests' server moves its bots at once (--bot-delay 0): so does this one.
         self.settings = settings or Settings(bot_delay=0.0)
@@ -68,7 +71,12 @@ class Served:
         self._store = Store(self.url, self.seeds)
         channels = self.channels(self._store) if self.channels else ()
         self._service = GameService(
-            self._store, self.settings, clock=self.clock, dice=self.dice, channels=channels
+            self._store,
+            self.settings,
+            cluster=self.cluster,
+            clock=self.clock,
+            dice=self.dice,
+            channels=channels,
         )
         await self._service.start()
         await self.clock.settle()

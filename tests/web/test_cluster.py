@@ -503,6 +503,44 @@ def test_a_table_played_on_one_process_publishes_nothing_and_a_later_viewer_miss
     assert spectator.gaps == 0
 
 
+def test_a_copy_kept_only_by_moves_made_elsewhere_goes_and_they_are_published_no_more(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
+    """nginx may send the request that creates a table to one process and the table's sockets
+    to another (the one its id hashes to). The creator's copy, which nobody uses there, goes at
+    its next sweep (here `--unload-after 2`: a look every second) although the moves made
+    elsewhere keep reaching it; from then on those moves are published no more."""
+    c = Cluster(tmp_path, postgres.new_database(), size=2, extra=("--unload-after", "2"))
+    try:
+        a, b = c.servers
+        t = a.create([{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+        tokens = {i: s["token"] for i, s in enumerate(t["seats"])}
+
+        async def move(players: Viewer) -> None:
+            state = await players.wait(lambda s: s["over"] or s["to_move"] is not None)
+            assert not state["over"], "the game ended too soon for this test"
+            reply = await players.act(forward(state["legal"]), tokens[state["to_move"]])
+            assert reply["type"] == "ack", reply
+
+        async def run() -> int:
+            players = Viewer(b.ws_base, t["table"], tuple(tokens.values()))
+            await players.start()
+            for _ in range(12):  # 3 s of moves reaching the creator's copy while it is there
+                await move(players)
+                await asyncio.sleep(0.25)
+            before = redis_calls(c, "publish")
+            for _ in range(10):
+                await move(players)
+            published = redis_calls(c, "publish") - before
+            await players.stop()
+            return published
+
+        published = asyncio.run(run())
+        assert published == 0, f"{published} PUBLISH after the creator's sweep"
+    finally:
+        c.stop()
+
+
 def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
     """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
     a, b = cluster.servers[0], cluster.servers[1]

@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, insert, text
 
 from robinson import fairdice as dice
 from robinson.engine import Ruleset, new_game, to_text
+from robinson.web.cluster import Cluster
 from robinson.web.service import SeatSpec
 from robinson.web.service.live import token_hash
 from robinson.web.settings import Settings
@@ -159,5 +160,33 @@ async def test_a_table_nobody_uses_leaves_memory_and_loads_again_when_asked_for(
             t["game"], t["seats"][game["to_move"]]["token"], 1, forward(game["legal"])
         )
         assert len((await service.record(t["game"])).actions) == 2
+    finally:
+        await srv.stop()
+
+
+@pytest.mark.anyio
+async def test_in_a_cluster_the_process_that_created_a_table_lets_it_go_at_the_next_sweep(
+    database_url: str,
+) -> None:
+    """nginx sends the request that creates a table to any process and the table's page and
+    sockets to the one its id hashes to: the creator keeps its copy only until its next sweep
+    (not `unload_after`), unless the table is used there; so the process that serves the table
+    is usually alone to follow it and publishes nothing (cluster/bus.py). A process of a
+    cluster (`shared`), its shared parts local: only the service's own choices are tested."""
+    clock = FakeClock()
+    shared = Cluster(redis="a cluster's Redis clients (unused in process)")
+    assert shared.shared
+    srv = Served(database_url, clock, Settings(bot_delay=0.0, unload_after=600), cluster=shared)
+    service = await srv.start()
+    try:
+        made = [
+            await service.create_table([SeatSpec("A"), SeatSpec("B")], {"edition": "standard"})
+            for _ in range(2)
+        ]
+        used = made[1]
+        await srv.hello(used["table"])  # this one is used here: it stays
+        await clock.advance(61)  # the next sweep (every minute at most)
+        assert made[0]["table"] not in service.tables.held
+        assert used["table"] in service.tables.held
     finally:
         await srv.stop()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -212,6 +213,11 @@ class GameService:
         else:
             self.moves.changed(table)  # its bots and its clock
         self.presence.absence_later(table)  # nobody has come yet: absent after `absent_after`
+        if self.cluster.shared:
+            # nginx sends the table's page and sockets to the process its id hashes to, likely
+            # another: unless it is used here, this copy goes at the next sweep, so that one
+            # alone follows the table and publishes nothing (cluster/bus.py).
+            table.last_used = -math.inf
         return made.answer
 
     async def table(self, table_id: str) -> LiveTable:

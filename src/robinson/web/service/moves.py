@@ -196,6 +196,9 @@ class Moves:
                 "stale_version", "the game moved on; here is the new state"
             ) from None
         self.advance(table, step, state, events)
+        # Used here (a step another process made, taken in by `take_step`, is not: a copy kept
+        # only by those goes at the next sweep, and that process alone follows the table).
+        table.last_used = self.clock.monotonic()
         if self.cluster.shared:  # alone, nobody else to tell: no bus message built per move
             self.cluster.bus.publish(table.id, Moved.of(step))
 
@@ -203,7 +206,6 @@ class Moves:
         """Take a stored step into this copy of the game and tell its viewers here (with the
         next move's deadline, the seat rows and the notes stored with it)."""
         game = table.game
-        table.last_used = self.clock.monotonic()
         game.actions.append(step.action)
         game.state = state
         game.deadline = step.deadline
