@@ -199,6 +199,33 @@ def test_a_change_nobody_else_follows_is_not_published_and_a_newcomer_reloads_it
     run(redis_server, body)
 
 
+def test_a_process_that_stops_says_it_left_and_sends_what_it_had_queued(
+    redis_server: RedisServer,
+) -> None:
+    from robinson.web.cluster.bus import RedisBroadcaster
+
+    async def body(client: Any) -> None:
+        got: list[BusMessage] = []
+
+        async def nothing() -> None:
+            return None
+
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
+        await a.start(lambda t, m: got.append(m), nothing, lambda t: None)
+        await b.start(lambda t, m: None, nothing, lambda t: None)
+        a.follow("t1")
+        b.follow("t1")
+        await until(lambda: a.others("t1") == frozenset({"B"}))
+        for seq in range(2000):  # sent in batches of at most 500
+            b.publish("t1", _moved(seq))
+        await b.stop()  # at once: the moves are still queued
+        await until(lambda: a.others("t1") == frozenset())  # it said `Leave`
+        assert got == [_moved(seq) for seq in range(2000)]  # after all of them
+        await a.stop()
+
+    run(redis_server, body)
+
+
 def test_a_reload_for_another_process_is_not_applied(redis_server: RedisServer) -> None:
     from robinson.web.cluster.bus import CHANNEL, RedisBroadcaster
     from robinson.web.cluster.messages import Reload

@@ -24,9 +24,11 @@ a new follower (its `Follow` or its `Here`) while such a change is noted sends t
 `Reload`. So a copy never misses a change: what was skipped before its announcement arrived is
 in the database, and the newcomer reads it again; what comes after is published to it. Before
 a table's subscription is confirmed, and while the subscription is lost, everything is
-published (nothing is known). A process that dies without `Leave` stays known: the others keep
-publishing to nobody, which costs a PUBLISH and nothing else. Processes of a version before
-these announcements never announce: a cluster must not mix them with newer ones (docs/deploy.md).
+published (nothing is known). A process that stops says `Leave` for each of its tables (and
+sends what it had queued); one killed without a word stays known: the others keep publishing
+to nobody, which costs a PUBLISH and nothing else, until they let the table go. Processes of a
+version before these announcements never announce: a cluster must not mix them with newer ones
+(docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ CHANNEL = "robinson:t:"
 OUTBOX = 10_000  # messages waiting for Redis; past that they are dropped (the others resync)
 RETRY_PAUSE = 0.5  # seconds between attempts to reach Redis again
 GIVE_UP = 60.0  # seconds a message waits for Redis before it is dropped
+DRAIN = 2.0  # seconds a stopping process waits for its queued messages to be sent
 
 
 class Broadcaster(Protocol):
@@ -139,6 +142,14 @@ class RedisBroadcaster:
         ]
 
     async def stop(self) -> None:
+        """Say `Leave` for every table followed (so the others stop publishing to this
+        process) and send what is queued, waiting at most `DRAIN` seconds; then stop."""
+        for table_id in list(self._others):
+            self._put(table_id, Leave(who=self.process_id))
+        self._others.clear()
+        if self._tasks:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._outbox.join(), DRAIN)
         await cancel_all(self._tasks)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
@@ -313,3 +324,5 @@ class RedisBroadcaster:
                     if asyncio.get_running_loop().time() > give_up:
                         break  # the others resync when their subscription comes back
                     await asyncio.sleep(RETRY_PAUSE)
+            for _ in batch:  # sent or dropped: `stop` waits for this
+                self._outbox.task_done()
