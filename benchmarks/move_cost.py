@@ -14,8 +14,8 @@ Each configuration is one row:
   creates a table carries no table id and may reach another process, which then keeps a copy
   (and the moves are published to it) until it unloads the table (`--unload-after`, 10
   minutes, the sweep at most a minute later); the row leaves that out;
-- each with `--spectators 0` and `3` per table (default `--mode both`: single and cluster,
-  four rows, single first).
+- each with `--spectators 0` and `3` per table (default `--mode all`: single, routed and
+  cluster, six rows in that order; `--mode both`: single and cluster).
 
 Every table has 3 human seats (`--players`) and one WebSocket holding all their tokens; with
 spectators, each table also has that many spectator sockets. Each table makes a move about once a
@@ -58,7 +58,8 @@ Bounded: every loop ends by time, setting up included (`--setup-seconds`); it li
 connects on 127.0.0.1 only; every server, PostgreSQL, Redis, nginx and worker it starts is
 stopped at the end, also on an error, Ctrl-C or SIGTERM.
 
-    .venv/bin/python benchmarks/move_cost.py                  # the four rows, ~4 minutes
+    .venv/bin/python benchmarks/move_cost.py                  # the six rows, ~6 minutes
+    .venv/bin/python benchmarks/move_cost.py --mode routed    # the cluster as nginx routes it
     .venv/bin/python benchmarks/move_cost.py --mode single --spectators 0 --tables 20 --seconds 5
     .venv/bin/python benchmarks/move_cost.py --mode single --tables 1000 --seconds 30  # p99 < 100?
 """
@@ -544,7 +545,7 @@ def print_row(row: dict[str, Any]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--mode", choices=["single", "cluster", "routed", "both"], default="both")
+    ap.add_argument("--mode", choices=["single", "routed", "cluster", "both", "all"], default="all")
     ap.add_argument(
         "--spectators", default="0,3", help="spectators per table, a comma list (default 0,3)"
     )
@@ -572,7 +573,8 @@ def main() -> int:
         ap.error("expected 1..8 client processes and 1..1200 setup seconds")
     # a stop (timeout, Ctrl-C) still stops the servers, Redis, nginx, PostgreSQL and the clients
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    modes = ["single", "cluster"] if args.mode == "both" else [args.mode]
+    groups = {"both": ["single", "cluster"], "all": ["single", "routed", "cluster"]}
+    modes = groups.get(args.mode, [args.mode])
     print(
         f"{args.tables} tables of {args.players} seats, a move every {args.think:g} ms (x0.5-1.5) "
         f"each, {args.warmup:g} s warm-up, {args.seconds:g} s window; load client: "
