@@ -489,6 +489,8 @@ def test_a_table_played_on_one_process_publishes_nothing_and_a_later_viewer_miss
         await spectator.start()
         assert spectator.state is not None
         joined = spectator.state["version"]
+        # The players' arrival was not published either: it sees them there all the same.
+        await spectator.wait(lambda s: all(p["present"] for p in s["players"]))
         await moves(players, 12, spectator)
         await spectator.wait(lambda s: s["version"] == players.state["version"])  # type: ignore[index]
         await players.stop()

@@ -126,8 +126,11 @@ class Replica:
                 self.moves.take_seats(table, message.change())
             case SeedGiven():
                 self.moves.take_seed(table, message.game, message.seat, message.seed)
-            case NewGame() | Reload():
+            case NewGame():
                 await self.moves.reload(table)
+            case Reload():  # what another process did not publish: its moves, its `Seen` too
+                await self.moves.reload(table)
+                await self.presence.refresh(table)
             case Seen():
                 await self.presence.seen_elsewhere(table, message)
             case Reacted():
