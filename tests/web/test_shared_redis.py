@@ -226,6 +226,128 @@ def test_a_process_that_stops_says_it_left_and_sends_what_it_had_queued(
     run(redis_server, body)
 
 
+class _Copies:
+    """Each process's copy of a table's version, kept as the replica keeps it (a step in order
+    is taken, one ahead of it reads the store, a `Reload` reads the store, following begins
+    with a read), against a store of steps (its length is the game's version)."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.store: list[int] = []
+        self.copy: dict[str, int | None] = dict.fromkeys(names)  # None: not following
+
+    def on_message(self, name: str, message: BusMessage) -> None:
+        from robinson.web.cluster.messages import Reload
+
+        have = self.copy[name]
+        if have is None:
+            return
+        if isinstance(message, Reload):
+            self.copy[name] = len(self.store)
+        elif isinstance(message, Moved):
+            if message.seq == have:
+                self.copy[name] = have + 1
+            elif message.seq > have:
+                self.copy[name] = len(self.store)  # a gap: catch up from the store
+
+    def on_followed(self, name: str) -> None:
+        if self.copy[name] is not None:
+            self.copy[name] = len(self.store)
+
+    def commit(self, name: str, bus: Any) -> None:
+        """A change made by `name`: stored, taken into its copy, then published."""
+        self.store.append(len(self.store))
+        self.copy[name] = len(self.store)
+        bus.publish("t1", _moved(len(self.store) - 1))
+
+    def behind(self) -> dict[str, int]:
+        return {n: c for n, c in self.copy.items() if c is not None and c != len(self.store)}
+
+
+async def _buses(client: Any, copies: _Copies) -> dict[str, Any]:
+    from robinson.web.cluster.bus import RedisBroadcaster
+
+    async def nothing() -> None:
+        return None
+
+    buses = {n: RedisBroadcaster(client(), n) for n in copies.copy}
+    for n, bus in buses.items():
+        await bus.start(
+            lambda t, m, n=n: copies.on_message(n, m),
+            nothing,
+            lambda t, n=n: copies.on_followed(n),
+        )
+    return buses
+
+
+def test_a_newcomer_reads_again_what_was_skipped_while_its_announcement_was_on_its_way(
+    redis_server: RedisServer,
+) -> None:
+    """A makes changes without a pause while B starts following: those made after B read the
+    table and before B's `Follow` reached A were not published, and A makes none after that
+    would reveal the gap. B's copy is current all the same: A told it to read again."""
+
+    async def body(client: Any) -> None:
+        copies = _Copies(("A", "B"))
+        buses = await _buses(client, copies)
+        a, b = buses["A"], buses["B"]
+        copies.copy["A"] = -1
+        a.follow("t1")
+        await until(lambda: a.others("t1") == frozenset())
+        copies.copy["B"] = -1
+        b.follow("t1")
+        while a.others("t1") != frozenset({"B"}):  # until A hears of B, and no more
+            copies.commit("A", a)
+            await asyncio.sleep(0)
+        assert a.skipped > 0
+        await until(lambda: copies.behind() == {}, 10)  # a reload, not another move
+        for bus in buses.values():
+            await bus.stop()
+
+    run(redis_server, body)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_copy_misses_a_change_whoever_follows_and_leaves_meanwhile(
+    redis_server: RedisServer, seed: int
+) -> None:
+    """The announcements under churn: three processes follow and leave one table at random
+    while those that follow it make changes (each stored first, as `Moves.commit` does), with
+    random pauses so that announcements, changes and subscriptions cross. At every quiet moment
+    each copy is the store's version: nothing published or skipped was missed."""
+    import random
+
+    async def body(client: Any) -> None:
+        rng = random.Random(seed)
+        copies = _Copies(("A", "B", "C"))
+        buses = await _buses(client, copies)
+        skipped = 0
+        for step in range(240):
+            name = rng.choice(tuple(buses))
+            bus, have = buses[name], copies.copy[name]
+            roll = rng.random()
+            if have is None and roll < 0.5:
+                copies.copy[name] = -1  # following: its first read comes with the confirmation
+                bus.follow("t1")
+            elif have is not None and roll < 0.15:
+                copies.copy[name] = None
+                bus.unfollow("t1")
+            elif have is not None and have >= 0:
+                if have < len(copies.store):  # a conflict: the copy was behind
+                    copies.copy[name] = len(copies.store)
+                else:
+                    before = bus.skipped
+                    copies.commit(name, bus)
+                    skipped += bus.skipped - before
+            await asyncio.sleep(rng.choice((0, 0, 0.001, 0.003)))
+            if step % 40 == 39:  # a quiet moment: every copy catches up with no more moves
+                await until(lambda: copies.behind() == {}, 10)
+        assert len(copies.store) > 50 and skipped > 0  # changes made, some not published
+        for bus in buses.values():
+            await bus.stop()
+
+    run(redis_server, body)
+
+
 def test_a_reload_for_another_process_is_not_applied(redis_server: RedisServer) -> None:
     from robinson.web.cluster.bus import CHANNEL, RedisBroadcaster
     from robinson.web.cluster.messages import Reload
