@@ -14,6 +14,7 @@ import pytest
 
 from robinson.engine import Roll
 from robinson.web.cluster.messages import BusMessage, Moved
+from robinson.web.cluster.tasks import cancel_all
 from robinson.web.store.rows import Note, SeatRow, Step
 from tests.web.cluster import REDIS, RedisServer
 
@@ -43,7 +44,8 @@ def run(redis_server: RedisServer, body: Callable[[Any], Awaitable[None]]) -> No
 
         try:
             await asyncio.wait_for(body(client), 60)
-        finally:
+        finally:  # a failed body leaves its parts running: they stop for sure (tasks.py)
+            await cancel_all(t for t in asyncio.all_tasks() if t is not asyncio.current_task())
             for c in clients:
                 await c.aclose()
 
@@ -290,18 +292,20 @@ def test_a_newcomer_reads_again_what_was_skipped_while_its_announcement_was_on_i
         copies = _Copies(("A", "B"))
         buses = await _buses(client, copies)
         a, b = buses["A"], buses["B"]
-        copies.copy["A"] = -1
-        a.follow("t1")
-        await until(lambda: a.others("t1") == frozenset())
-        copies.copy["B"] = -1
-        b.follow("t1")
-        while a.others("t1") != frozenset({"B"}):  # until A hears of B, and no more
-            copies.commit("A", a)
-            await asyncio.sleep(0)
-        assert a.skipped > 0
-        await until(lambda: copies.behind() == {}, 10)  # a reload, not another move
-        for bus in buses.values():
-            await bus.stop()
+        try:
+            copies.copy["A"] = -1
+            a.follow("t1")
+            await until(lambda: a.others("t1") == frozenset())
+            copies.copy["B"] = -1
+            b.follow("t1")
+            while a.others("t1") != frozenset({"B"}):  # until A hears of B, and no more
+                copies.commit("A", a)
+                await asyncio.sleep(0)
+            assert a.skipped > 0
+            await until(lambda: copies.behind() == {}, 10)  # a reload, not another move
+        finally:
+            for bus in buses.values():
+                await bus.stop()
 
     run(redis_server, body)
 
@@ -320,30 +324,32 @@ def test_no_copy_misses_a_change_whoever_follows_and_leaves_meanwhile(
         rng = random.Random(seed)
         copies = _Copies(("A", "B", "C"))
         buses = await _buses(client, copies)
-        skipped = 0
-        for step in range(240):
-            name = rng.choice(tuple(buses))
-            bus, have = buses[name], copies.copy[name]
-            roll = rng.random()
-            if have is None and roll < 0.5:
-                copies.copy[name] = -1  # following: its first read comes with the confirmation
-                bus.follow("t1")
-            elif have is not None and roll < 0.15:
-                copies.copy[name] = None
-                bus.unfollow("t1")
-            elif have is not None and have >= 0:
-                if have < len(copies.store):  # a conflict: the copy was behind
-                    copies.copy[name] = len(copies.store)
-                else:
-                    before = bus.skipped
-                    copies.commit(name, bus)
-                    skipped += bus.skipped - before
-            await asyncio.sleep(rng.choice((0, 0, 0.001, 0.003)))
-            if step % 40 == 39:  # a quiet moment: every copy catches up with no more moves
-                await until(lambda: copies.behind() == {}, 10)
-        assert len(copies.store) > 50 and skipped > 0  # changes made, some not published
-        for bus in buses.values():
-            await bus.stop()
+        try:
+            skipped = 0
+            for step in range(240):
+                name = rng.choice(tuple(buses))
+                bus, have = buses[name], copies.copy[name]
+                roll = rng.random()
+                if have is None and roll < 0.5:
+                    copies.copy[name] = -1  # following: its first read comes with the confirmation
+                    bus.follow("t1")
+                elif have is not None and roll < 0.15:
+                    copies.copy[name] = None
+                    bus.unfollow("t1")
+                elif have is not None and have >= 0:
+                    if have < len(copies.store):  # a conflict: the copy was behind
+                        copies.copy[name] = len(copies.store)
+                    else:
+                        before = bus.skipped
+                        copies.commit(name, bus)
+                        skipped += bus.skipped - before
+                await asyncio.sleep(rng.choice((0, 0, 0.001, 0.003)))
+                if step % 40 == 39:  # a quiet moment: every copy catches up with no more moves
+                    await until(lambda: copies.behind() == {}, 10)
+            assert len(copies.store) > 50 and skipped > 0  # changes made, some not published
+        finally:
+            for bus in buses.values():
+                await bus.stop()
 
     run(redis_server, body)
 
