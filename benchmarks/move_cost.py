@@ -543,6 +543,29 @@ def print_row(row: dict[str, Any]) -> None:
         print(f"    {n}", flush=True)
 
 
+def add_load_options(ap: argparse.ArgumentParser, seconds: float, clients: str) -> None:
+    """The load's pace, its window and its client processes, as the benchmarks that run
+    `measure` take them (side_by_side.py too); `check_load_options` bounds them."""
+    ap.add_argument("--think", type=float, default=1000, help="mean pause per move, ms (1000)")
+    ap.add_argument("--warmup", type=float, default=3, help="seconds before the window (3)")
+    ap.add_argument(
+        "--seconds", type=float, default=seconds, help=f"the measured window ({seconds:g})"
+    )
+    ap.add_argument("--clients", type=int, default=1, help=f"{clients} (default 1)")
+    ap.add_argument(
+        "--setup-seconds", type=float, default=180, help="most time to open the tables (180)"
+    )
+
+
+def check_load_options(
+    ap: argparse.ArgumentParser, args: argparse.Namespace, most_clients: int
+) -> None:
+    if not 0 < args.seconds <= 600 or not 0 <= args.warmup <= 60 or not 0 <= args.think <= 60000:
+        ap.error("expected 0..600 seconds, 0..60 s of warm-up, 0..60000 ms of think time")
+    if not 1 <= args.clients <= most_clients or not 1 <= args.setup_seconds <= 1200:
+        ap.error(f"expected 1..{most_clients} client processes and 1..1200 setup seconds")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--mode", choices=["single", "routed", "cluster", "both", "all"], default="all")
@@ -551,13 +574,7 @@ def main() -> int:
     )
     ap.add_argument("--tables", type=int, default=200, help="tables (default 200)")
     ap.add_argument("--players", type=int, default=3, help="seats per table (default 3)")
-    ap.add_argument("--think", type=float, default=1000, help="mean pause per move, ms (1000)")
-    ap.add_argument("--warmup", type=float, default=3, help="seconds before the window (3)")
-    ap.add_argument("--seconds", type=float, default=30, help="the measured window (30)")
-    ap.add_argument("--clients", type=int, default=1, help="load-client processes (default 1)")
-    ap.add_argument(
-        "--setup-seconds", type=float, default=180, help="most time to open the tables (180)"
-    )
+    add_load_options(ap, seconds=30, clients="load-client processes")
     args = ap.parse_args()
     try:
         counts = sorted({int(x) for x in args.spectators.split(",")})
@@ -567,10 +584,7 @@ def main() -> int:
         ap.error("expected 0..10 spectators per table")
     if not 1 <= args.tables <= 5000 or not 2 <= args.players <= 8:
         ap.error("expected 1..5000 tables and 2..8 players")
-    if not 0 < args.seconds <= 600 or not 0 <= args.warmup <= 60 or not 0 <= args.think <= 60000:
-        ap.error("expected 0..600 seconds, 0..60 s of warm-up, 0..60000 ms of think time")
-    if not 1 <= args.clients <= 8 or not 1 <= args.setup_seconds <= 1200:
-        ap.error("expected 1..8 client processes and 1..1200 setup seconds")
+    check_load_options(ap, args, most_clients=8)
     # a stop (timeout, Ctrl-C) still stops the servers, Redis, nginx, PostgreSQL and the clients
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     groups = {"both": ["single", "cluster"], "all": ["single", "routed", "cluster"]}

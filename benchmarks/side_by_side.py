@@ -44,6 +44,8 @@ from benchmarks.move_cost import (
     HEADER,
     Target,
     _expect,
+    add_load_options,
+    check_load_options,
     print_row,
     sample,
     single_server,
@@ -99,12 +101,8 @@ def main() -> int:
     ap.add_argument("--this", type=Path, default=ROOT, help="this version's checkout (this tree)")
     ap.add_argument("--tables", type=int, default=100, help="tables per server (default 100)")
     ap.add_argument("--spectators", type=int, default=0, help="spectators per table (0)")
-    ap.add_argument("--think", type=float, default=1000, help="mean pause per move, ms (1000)")
-    ap.add_argument("--warmup", type=float, default=3, help="seconds before the window (3)")
-    ap.add_argument("--seconds", type=float, default=20, help="the measured window (20)")
     ap.add_argument("--rounds", type=int, default=4, help="rounds, best even (default 4)")
-    ap.add_argument("--clients", type=int, default=1, help="client processes per server (1)")
-    ap.add_argument("--setup-seconds", type=float, default=180, help="most time to set up (180)")
+    add_load_options(ap, seconds=20, clients="load-client processes per server")
     args = ap.parse_args()
     args.players = 3  # move_cost.py's tables: 3 human seats
     this, other = args.this.resolve() / "src", args.other.resolve() / "src"
@@ -113,12 +111,9 @@ def main() -> int:
             ap.error(f"{name}: expected a checkout of this project, found no {src}/robinson")
     if not 1 <= args.tables <= 2500 or not 0 <= args.spectators <= 10:
         ap.error("expected 1..2500 tables per server and 0..10 spectators a table")
-    if not 0 < args.seconds <= 600 or not 0 <= args.warmup <= 60 or not 0 <= args.think <= 60000:
-        ap.error("expected 0..600 seconds, 0..60 s of warm-up, 0..60000 ms of think time")
-    if not 1 <= args.rounds <= 50 or not 1 <= args.clients <= 4:
-        ap.error("expected 1..50 rounds and 1..4 client processes per server")
-    if not 1 <= args.setup_seconds <= 1200:
-        ap.error("expected 1..1200 setup seconds")
+    if not 1 <= args.rounds <= 50:
+        ap.error("expected 1..50 rounds")
+    check_load_options(ap, args, most_clients=4)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stops what it started
     sides = [("this", this), ("other", other)]
     print(

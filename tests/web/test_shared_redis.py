@@ -52,6 +52,10 @@ def run(redis_server: RedisServer, body: Callable[[Any], Awaitable[None]]) -> No
     asyncio.run(main())
 
 
+async def _no_resync() -> None:
+    """A broadcaster's `on_resync` where the test has nothing to reload."""
+
+
 async def until(check: Callable[[], bool], seconds: float = 20) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -131,11 +135,8 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
         followed: list[str] = []
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
 
-        async def nothing() -> None:
-            return None
-
-        await a.start(lambda t, m: got["A"].append((t, m)), nothing, lambda t: None)
-        await b.start(lambda t, m: got["B"].append((t, m)), nothing, followed.append)
+        await a.start(lambda t, m: got["A"].append((t, m)), _no_resync, lambda t: None)
+        await b.start(lambda t, m: got["B"].append((t, m)), _no_resync, followed.append)
         a.follow("t1")
         b.follow("t1")
         await until(lambda: "t1" in followed and a.others("t1") == frozenset({"B"}))
@@ -165,12 +166,9 @@ def test_a_change_nobody_else_follows_is_not_published_and_a_newcomer_reloads_it
         got: dict[str, list[BusMessage]] = {"A": [], "B": []}
         followed: dict[str, list[str]] = {"A": [], "B": []}
 
-        async def nothing() -> None:
-            return None
-
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
-        await a.start(lambda t, m: got["A"].append(m), nothing, followed["A"].append)
-        await b.start(lambda t, m: got["B"].append(m), nothing, followed["B"].append)
+        await a.start(lambda t, m: got["A"].append(m), _no_resync, followed["A"].append)
+        await b.start(lambda t, m: got["B"].append(m), _no_resync, followed["B"].append)
         a.follow("t1")
         await until(lambda: a.others("t1") == frozenset())
         a.publish("t1", _moved(0))
@@ -209,12 +207,9 @@ def test_a_process_that_stops_says_it_left_and_sends_what_it_had_queued(
     async def body(client: Any) -> None:
         got: list[BusMessage] = []
 
-        async def nothing() -> None:
-            return None
-
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
-        await a.start(lambda t, m: got.append(m), nothing, lambda t: None)
-        await b.start(lambda t, m: None, nothing, lambda t: None)
+        await a.start(lambda t, m: got.append(m), _no_resync, lambda t: None)
+        await b.start(lambda t, m: None, _no_resync, lambda t: None)
         a.follow("t1")
         b.follow("t1")
         await until(lambda: a.others("t1") == frozenset({"B"}))
@@ -268,14 +263,11 @@ class _Copies:
 async def _buses(client: Any, copies: _Copies) -> dict[str, Any]:
     from robinson.web.cluster.bus import RedisBroadcaster
 
-    async def nothing() -> None:
-        return None
-
     buses = {n: RedisBroadcaster(client(), n) for n in copies.copy}
     for n, bus in buses.items():
         await bus.start(
             lambda t, m, n=n: copies.on_message(n, m),
-            nothing,
+            _no_resync,
             lambda t, n=n: copies.on_followed(n),
         )
     return buses
@@ -362,11 +354,8 @@ def test_a_reload_for_another_process_is_not_applied(redis_server: RedisServer) 
         got: list[BusMessage] = []
         followed: list[str] = []
 
-        async def nothing() -> None:
-            return None
-
         b = RedisBroadcaster(client(), "B")
-        await b.start(lambda t, m: got.append(m), nothing, followed.append)
+        await b.start(lambda t, m: got.append(m), _no_resync, followed.append)
         b.follow("t1")
         await until(lambda: followed == ["t1"])
         raw = client()
@@ -389,12 +378,9 @@ def test_a_message_no_version_of_ours_reads_is_skipped_and_the_next_one_arrives(
         got: list[BusMessage] = []
         followed: list[str] = []
 
-        async def nothing() -> None:
-            return None
-
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
-        await a.start(lambda t, m: None, nothing, lambda t: None)
-        await b.start(lambda t, m: got.append(m), nothing, followed.append)
+        await a.start(lambda t, m: None, _no_resync, lambda t: None)
+        await b.start(lambda t, m: got.append(m), _no_resync, followed.append)
         b.follow("t1")
         await until(lambda: "t1" in followed)
         raw = client()
@@ -421,11 +407,8 @@ def test_the_broadcaster_resyncs_after_redis_restarts(redis_server: RedisServer)
         async def resync() -> None:
             resyncs.append("B")
 
-        async def nothing() -> None:
-            return None
-
         a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B", client())
-        await a.start(lambda t, m: None, nothing, lambda t: None)
+        await a.start(lambda t, m: None, _no_resync, lambda t: None)
         await b.start(lambda t, m: got.append(m), resync, followed.append)
         b.follow("t1")
         await until(lambda: "t1" in followed)
