@@ -22,13 +22,17 @@ every seat (as move_cost.py's load client) and `--spectators` (0) more in the la
 followed by a rematch), for `--rounds` (40) rounds after one warm-up round. Printed per move:
 the process's CPU time (all threads), the event loop's thread's (`time.thread_time`), and the
 rest (the writer's thread: SQLite and its commits). `--profile` adds cProfile's top functions
-(their times inflated by the profiler; the shares are what to read).
+(their times inflated by the profiler; the shares are what to read). `--no-views`: the same
+moves with `views.tell_update` replaced by nothing (no narration, no view, no encoding, nothing
+handed to the listeners): the difference to a run without it is what telling the viewers costs,
+and what is left is the service's way from the move to its stored, applied step.
 
     .venv/bin/python benchmarks/service_cost.py
     .venv/bin/python benchmarks/service_cost.py --spectators 3 --langs lv,cs,ca
     .venv/bin/python benchmarks/service_cost.py --profile
     .venv/bin/python benchmarks/service_cost.py --alone --rounds 10
     .venv/bin/python benchmarks/service_cost.py --evict 16 --rounds 10
+    .venv/bin/python benchmarks/service_cost.py --alone --no-views
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from robinson.engine import Choose, legal_actions
 from robinson.web.protocol.messages import encode
-from robinson.web.service import GameService, SeatSpec
+from robinson.web.service import GameService, SeatSpec, views
 from robinson.web.service.live import LiveTable
 from robinson.web.settings import Settings
 from robinson.web.store import Store
@@ -111,6 +115,17 @@ async def one_move(
 
 
 async def measure(args: argparse.Namespace) -> dict[str, float]:
+    if not args.no_views:
+        return await _measure(args)
+    told = views.tell_update  # moves.py calls it through the module: replaced while measuring
+    views.tell_update = lambda *_, **__: None
+    try:
+        return await _measure(args)
+    finally:
+        views.tell_update = told
+
+
+async def _measure(args: argparse.Namespace) -> dict[str, float]:
     folder = tempfile.mkdtemp(prefix="robinson-service-cost-")
     store = Store(f"sqlite:///{folder}/bench.sqlite3")
     service = GameService(store, Settings(bot_delay=0))
@@ -173,6 +188,9 @@ def main() -> int:
         "--evict", type=int, default=0, metavar="MB", help="memory touched before each move"
     )
     ap.add_argument("--profile", action="store_true", help="cProfile's top functions too")
+    ap.add_argument(
+        "--no-views", action="store_true", help="tell the viewers nothing (views' cost: the rest)"
+    )
     ap.add_argument("--profile-lines", type=int, default=30)
     args = ap.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.rounds <= 1000:
@@ -186,6 +204,7 @@ def main() -> int:
         f"{args.tables} tables of {args.players} seats, {args.spectators} spectators each "
         f"({args.langs}); {n} moves in {out['wall']:.2f} s, "
         f"{'one at a time' if args.alone or args.evict else 'in rounds'}"
+        f"{', viewers told nothing (--no-views)' if args.no_views else ''}"
         f"{f', {args.evict} MB touched before each' if args.evict else ''}; "
         f"load average {load:.2f}"
     )
