@@ -46,8 +46,10 @@ import random
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -115,14 +117,10 @@ async def one_move(
 
 
 async def measure(args: argparse.Namespace) -> dict[str, float]:
-    if not args.no_views:
+    # moves.py calls `views.tell_update` through the module: replaced while measuring
+    quiet = lambda *_, **__: None  # noqa: E731
+    with mock.patch.object(views, "tell_update", quiet) if args.no_views else nullcontext():
         return await _measure(args)
-    told = views.tell_update  # moves.py calls it through the module: replaced while measuring
-    views.tell_update = lambda *_, **__: None
-    try:
-        return await _measure(args)
-    finally:
-        views.tell_update = told
 
 
 async def _measure(args: argparse.Namespace) -> dict[str, float]:
@@ -133,6 +131,7 @@ async def _measure(args: argparse.Namespace) -> dict[str, float]:
     rng = random.Random(args.seed)
     langs = args.langs.split(",")
     tables: list[tuple[LiveTable, list[str]]] = []
+    listeners: list[Listener] = []
     evict = Evictor(0)
     try:
         for t in range(args.tables):
@@ -143,8 +142,10 @@ async def _measure(args: argparse.Namespace) -> dict[str, float]:
             player = Listener(langs[0], everyone)
             service.subscribe(table, player)
             service.hold(table, player, everyone)
+            listeners.append(player)
             for k in range(args.spectators):
-                service.subscribe(table, Listener(langs[(t + k) % len(langs)], set()))
+                listeners.append(Listener(langs[(t + k) % len(langs)], set()))
+                service.subscribe(table, listeners[-1])
             tables.append((table, [s["token"] for s in made["seats"]]))
 
         async def round_() -> int:
@@ -156,7 +157,7 @@ async def _measure(args: argparse.Namespace) -> dict[str, float]:
         await round_()  # warm-up: every table's first move, caches filled
         evict = Evictor(args.evict)
         profiler = cProfile.Profile() if args.profile else None
-        moves = 0
+        moves, told = 0, -sum(listener.received for listener in listeners)
         wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
         if profiler:
             profiler.enable()
@@ -167,12 +168,13 @@ async def _measure(args: argparse.Namespace) -> dict[str, float]:
         wall = time.perf_counter() - wall
         cpu, main = time.process_time() - cpu, time.thread_time() - main
         cpu, main = cpu - evict.cpu, main - evict.main
+        told += sum(listener.received for listener in listeners)
     finally:
         await service.stop()
         store.close()
     if profiler:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile_lines)
-    return {"moves": moves, "wall": wall, "cpu": cpu, "main": main}
+    return {"moves": moves, "wall": wall, "cpu": cpu, "main": main, "told": told}
 
 
 def main() -> int:

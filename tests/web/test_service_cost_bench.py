@@ -23,4 +23,6 @@ def test_the_service_benchmark_plays_its_rounds_and_times_them() -> None:
         # Three tables, five rounds of one move each (a finished game makes one a rematch).
         assert 3 * 5 - 3 <= out["moves"] <= 3 * 5
         assert out["cpu"] > 0 and 0 <= out["main"] <= out["cpu"] + 0.05
+        # What the listeners were handed in the window: every update, or (--no-views) nothing.
+        assert out["told"] == 0 if quiet else out["told"] >= out["moves"]
         assert views.tell_update is told  # --no-views put it back
