@@ -147,6 +147,7 @@ def test_broadcast_messages_reach_the_other_process_in_order_and_not_the_sender(
         assert [m for _, m in got["B"]] == [_moved(seq) for seq in range(200)]  # typed, in order
         assert all(t == "t1" for t, _ in got["B"])
         assert got["A"] == []  # its own are not delivered
+        assert a.forgotten == 0  # every one reached B: B was never taken for gone
         await a.stop()
         await b.stop()
 
@@ -219,6 +220,52 @@ def test_a_process_that_stops_says_it_left_and_sends_what_it_had_queued(
         await until(lambda: a.others("t1") == frozenset())  # it said `Leave`
         assert got == [_moved(seq) for seq in range(2000)]  # after all of them
         await a.stop()
+
+    run(redis_server, body)
+
+
+def test_a_follower_killed_without_a_word_is_forgotten_at_the_next_change(
+    redis_server: RedisServer,
+) -> None:
+    """A process killed with -9 says no `Leave`: the first change published after that reaches
+    only its sender, which then forgets it, so the changes after it are not sent to nobody; a
+    newcomer is still told to read again what was skipped."""
+    from robinson.web.cluster.bus import CHANNEL, RedisBroadcaster
+    from robinson.web.cluster.messages import Reload
+
+    async def body(client: Any) -> None:
+        got: list[BusMessage] = []
+        a, b = RedisBroadcaster(client(), "A"), RedisBroadcaster(client(), "B")
+        await a.start(lambda t, m: None, _no_resync, lambda t: None)
+        await b.start(lambda t, m: None, _no_resync, lambda t: None)
+        a.follow("t1")
+        b.follow("t1")
+        await until(lambda: a.others("t1") == frozenset({"B"}))
+        # B dies: its tasks stop and its connection drops, with nothing said
+        await cancel_all(b._tasks)
+        assert b._pubsub is not None
+        await b._pubsub.aclose()  # type: ignore[no-untyped-call]
+        admin = client()
+        deadline = time.monotonic() + 20
+        while (await admin.pubsub_numsub(CHANNEL + "t1"))[0][1] != 1:  # A's subscription alone
+            assert time.monotonic() < deadline, "B's subscription did not end"
+            await asyncio.sleep(0.05)
+
+        a.publish("t1", _moved(0))  # sent (B is still known), and it reaches A alone
+        await until(lambda: a.others("t1") == frozenset())
+        assert (a.forgotten, a.skipped) == (1, 0)
+        a.publish("t1", _moved(1))
+        assert a.skipped == 1  # nobody else follows it now: not sent
+
+        c = RedisBroadcaster(client(), "C")
+        await c.start(lambda t, m: got.append(m), _no_resync, lambda t: None)
+        c.follow("t1")
+        await until(lambda: got == [Reload(to="C")])  # what was skipped, read again
+        a.publish("t1", _moved(2))
+        await until(lambda: got[-1:] == [_moved(2)])
+        assert a.forgotten == 1  # C, alive, is kept
+        await a.stop()
+        await c.stop()
 
     run(redis_server, body)
 

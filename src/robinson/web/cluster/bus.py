@@ -25,9 +25,16 @@ a new follower (its `Follow` or its `Here`) while such a change is noted sends t
 in the database, and the newcomer reads it again; what comes after is published to it. Before
 a table's subscription is confirmed, and while the subscription is lost, everything is
 published (nothing is known). A process that stops says `Leave` for each of its tables (and
-sends what it had queued); one killed without a word stays known: the others keep publishing
-to nobody, which costs a PUBLISH and nothing else, until they let the table go. Processes of a
-version before these announcements never announce: a cluster must not mix them with newer ones
+sends what it had queued). One killed without a word (`kill -9`, a lost machine) is forgotten
+at the next change: Redis answers a PUBLISH with how many subscribers it reached, and when that
+is this process alone, the followers it knew when it sent the message are gone (`_gone`). A
+follower heard of after that message was queued (or heard again: it followed anew) is kept, so
+a late answer never forgets a live one; and should a live one be forgotten all the same (our
+own subscription lost unseen, so that the one subscriber counted was not us), it is learnt
+again from its answer to our `Follow` after the reconnection, with a `Reload` for what was
+skipped meanwhile. That count is one Redis server's, as docs/deploy.md deploys it (Redis
+Cluster, which counts only its own node's subscribers, is not supported). Processes of a version
+before these announcements never announce: a cluster must not mix them with newer ones
 (docs/deploy.md).
 """
 
@@ -38,7 +45,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
@@ -64,6 +71,19 @@ OUTBOX = 10_000  # messages waiting for Redis; past that they are dropped (the o
 RETRY_PAUSE = 0.5  # seconds between attempts to reach Redis again
 GIVE_UP = 60.0  # seconds a message waits for Redis before it is dropped
 DRAIN = 2.0  # seconds a stopping process waits for its queued messages to be sent
+
+
+class Outgoing(NamedTuple):
+    """A message waiting for Redis, with the followers known when it was queued (each with
+    the number of the announcement it was last heard by; None: unknown, or nobody)."""
+
+    table_id: str
+    data: str
+    known: dict[str, int] | None
+
+    @property
+    def command(self) -> tuple[str, str]:
+        return CHANNEL + self.table_id, self.data
 
 
 class Broadcaster(Protocol):
@@ -116,20 +136,23 @@ class RedisBroadcaster:
         # How every message this process publishes ends (`publish` puts "p" last).
         self._own = b',"p":' + json.dumps(process_id).encode() + b"}"
         self._channels: set[str] = set()
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX)
+        self._outbox: asyncio.Queue[Outgoing] = asyncio.Queue(OUTBOX)
         self._pubsub: PubSub | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._on_message: OnMessage | None = None
         self._on_resync: OnResync | None = None
         self._on_followed: OnFollowed | None = None
         self._pending: set[asyncio.Task[Any]] = set()
-        # Per table whose subscription is confirmed: the other processes known to follow it.
-        self._others: dict[str, set[str]] = {}
+        # Per table whose subscription is confirmed: the other processes known to follow it,
+        # each with the number of the announcement it was last heard by (`_heard`).
+        self._others: dict[str, dict[str, int]] = {}
+        self._announcements = 0
         self._skipped: set[str] = set()  # tables with a change not published (nobody followed)
         self.skipped = 0  # counters for the benchmark and docs/scaling.md
         self.published = 0
         self.published_bytes = 0
         self.received = 0
+        self.forgotten = 0  # followers forgotten because a PUBLISH reached none of them
 
     async def start(
         self, on_message: OnMessage, on_resync: OnResync, on_followed: OnFollowed
@@ -244,7 +267,7 @@ class RedisBroadcaster:
             self._heard(table_id, message.who, answer=isinstance(message, Follow))
             return
         if isinstance(message, Leave):
-            self._others.get(table_id, set()).discard(message.who)
+            self._others.get(table_id, {}).pop(message.who, None)
             return
         if isinstance(message, Reload) and message.to not in (None, self.process_id):
             return  # another newcomer's
@@ -260,7 +283,7 @@ class RedisBroadcaster:
         if name not in self._channels:
             return  # the placeholder channel, or a table no longer followed
         table_id = name[len(CHANNEL) :]
-        self._others[table_id] = set()  # learnt again from the answers to this
+        self._others[table_id] = {}  # learnt again from the answers to this
         self._put(table_id, Follow(who=self.process_id))
         if self._on_followed is not None:
             self._on_followed(table_id)
@@ -272,9 +295,11 @@ class RedisBroadcaster:
             return  # not followed here (yet): our own `Follow` will be answered
         if answer:
             self._put(table_id, Here(who=self.process_id))
-        if who in others:
+        self._announcements += 1
+        known = who in others
+        others[who] = self._announcements  # heard now: an older message's answer keeps it
+        if known:
             return
-        others.add(who)
         if table_id in self._skipped:  # it may have read the table before that change
             self._skipped.discard(table_id)
             self._put(table_id, Reload(to=who))
@@ -292,10 +317,26 @@ class RedisBroadcaster:
     def _put(self, table_id: str, message: BusMessage) -> None:
         fields = message.model_dump(mode="json")
         data = json.dumps({**fields, "p": self.process_id}, separators=(",", ":"))
+        others = self._others.get(table_id)
+        known = dict(others) if others else None  # who should hear it, as known now
         try:
-            self._outbox.put_nowait((CHANNEL + table_id, data))
+            self._outbox.put_nowait(Outgoing(table_id, data, known))
         except asyncio.QueueFull:
             log.warning("redis is behind: a message of table %s was dropped", table_id)
+
+    def _gone(self, sent: Outgoing, reached: int) -> None:
+        """Redis says the message reached `reached` subscribers. If that is this process
+        alone, the followers known when it was queued are gone (killed without a `Leave`):
+        forget them, unless heard of again since. None reached (our own subscription lost as
+        well): nothing can be concluded."""
+        others = self._others.get(sent.table_id)
+        if reached != 1 or not sent.known or not others:
+            return
+        for who, heard in sent.known.items():
+            if others.get(who) == heard:
+                del others[who]
+                self.forgotten += 1
+                log.info("process %s no longer follows table %s: forgotten", who, sent.table_id)
 
     async def _send(self) -> None:
         while True:
@@ -308,14 +349,16 @@ class RedisBroadcaster:
             while True:
                 try:
                     if len(batch) == 1:  # the usual case: one command costs less than a pipeline
-                        await self.redis.publish(*batch[0])
+                        reached = [await self.redis.publish(*batch[0].command)]
                     else:
                         async with self.redis.pipeline(transaction=False) as pipe:
-                            for channel, data in batch:
-                                pipe.publish(channel, data)
-                            await pipe.execute()
+                            for sent in batch:
+                                pipe.publish(*sent.command)
+                            reached = await pipe.execute()
                     self.published += len(batch)
-                    self.published_bytes += sum(len(d) for _, d in batch)
+                    self.published_bytes += sum(len(sent.data) for sent in batch)
+                    for sent, count in zip(batch, reached, strict=True):
+                        self._gone(sent, int(count))
                     break
                 except asyncio.CancelledError:
                     raise
