@@ -543,6 +543,48 @@ def test_a_copy_kept_only_by_moves_made_elsewhere_goes_and_they_are_published_no
         c.stop()
 
 
+def test_a_bot_table_made_on_one_process_is_driven_where_it_is_played_after_the_creators_sweep(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
+    """The same with a bot seat: the creator takes the table's lease and plays the bot's first
+    moves, but the moves its bot makes there are no use of its copy, so its copy goes at its
+    next sweep (with the lease) all the same; the process its players are on then drives the
+    bot, and the moves are published no more."""
+    c = Cluster(tmp_path, postgres.new_database(), size=2, extra=("--unload-after", "2"))
+    try:
+        a, b = c.servers
+        bot = {"name": "Rob", "kind": "bot", "bot": "heuristic"}
+        t = a.create([{"name": "Ann"}, bot, {"name": "Cy"}])
+        tokens = {0: t["seats"][0]["token"], 2: t["seats"][2]["token"]}
+
+        async def move(players: Viewer) -> int:
+            state = await players.wait(lambda s: s["over"] or s["to_move"] in tokens)
+            assert not state["over"], "the game ended too soon for this test"
+            reply = await players.act(forward(state["legal"]), tokens[state["to_move"]])
+            assert reply["type"] == "ack", reply
+            return int(reply["version"])
+
+        async def run() -> tuple[int, int]:
+            players = Viewer(b.ws_base, t["table"], tuple(tokens.values()))
+            await players.start()
+            for _ in range(12):  # 3 s of moves while the creator's copy is there
+                await move(players)
+                await asyncio.sleep(0.25)
+            before, first = redis_calls(c, "publish"), await move(players)
+            last = first
+            for _ in range(10):
+                last = await move(players)
+            published = redis_calls(c, "publish") - before
+            await players.stop()
+            return published, last - first
+
+        published, played = asyncio.run(run())
+        assert played > 10, "the bot made no move between the players' moves"
+        assert published == 0, f"{published} PUBLISH after the creator's sweep"
+    finally:
+        c.stop()
+
+
 def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
     """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
     a, b = cluster.servers[0], cluster.servers[1]

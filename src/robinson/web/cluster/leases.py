@@ -27,8 +27,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from robinson.web.cluster.tasks import cancel_all
 
@@ -40,6 +40,7 @@ log = logging.getLogger("robinson.web.cluster.leases")
 TTL = 3.0  # seconds a lease lives without renewal
 MARGIN = 0.5  # a holder stops this much before its lease could have run out
 SWEEP = 0.5  # seconds between looks for tables whose lease ran out
+REFUSED = 1.0  # seconds before a table another process holds is asked for again
 SWEEP_BATCH = 50
 KEY = "robinson:lease:"
 EXPIRIES = "robinson:leases"
@@ -126,7 +127,7 @@ class RedisLeases:
         self._release = redis.register_script(_RELEASE)
         self._expired = redis.register_script(_EXPIRED)
         self._valid_until: dict[str, float] = {}  # held tables -> local monotonic deadline
-        self._wanted: set[str] = set()
+        self._asking_again: set[str] = set()  # tables wanted while just tried: tried again
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._gained: Callback = lambda _t: None
@@ -144,20 +145,35 @@ class RedisLeases:
     def want(self, table_id: str) -> None:
         if table_id in self._valid_until:
             return  # ours already (or being renewed)
-        now = time.monotonic()
-        if now - self._last_try.get(table_id, -1e9) < SWEEP:
-            return  # somebody else holds it: the sweep will tell us if it runs out
-        self._last_try[table_id] = now
-        task = asyncio.ensure_future(self._try([table_id]))
+        wait = self._last_try.get(table_id, -1e9) + SWEEP - time.monotonic()
+        if wait > 0:
+            # Just tried (or refused: another process holds it). Never dropped: asked again
+            # once that passes, since its holder may let it go meanwhile without its lease
+            # running out (a copy nobody uses there goes, tables.py), which the sweep would
+            # not see, and a bot then to move would wait for a driver forever.
+            if table_id not in self._asking_again:
+                self._asking_again.add(table_id)
+                self._later(self._ask_again(table_id, wait))
+            return
+        self._last_try[table_id] = time.monotonic()
+        self._later(self._try([table_id]))
+
+    async def _ask_again(self, table_id: str, wait: float) -> None:
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            self._asking_again.discard(table_id)
+        self.want(table_id)
+
+    def _later(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
     def release(self, table_id: str) -> None:
         # Also for a table we never held: an orphan that needs no driver leaves the set.
         self._valid_until.pop(table_id, None)
-        task = asyncio.ensure_future(self._give_up(table_id))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        self._later(self._give_up(table_id))
 
     async def _give_up(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
@@ -187,8 +203,8 @@ class RedisLeases:
             elif table_id in self._valid_until:
                 del self._valid_until[table_id]
                 self._lost(table_id)
-            else:  # another process drives it: the sweep says when its lease runs out
-                self._last_try[table_id] = time.monotonic() + self.ttl
+            else:  # another process drives it: asked for again no sooner than REFUSED
+                self._last_try[table_id] = time.monotonic() + REFUSED - SWEEP
 
     async def start(self, gained: Callback, lost: Callback, orphaned: Callback) -> None:
         self._gained, self._lost, self._orphaned = gained, lost, orphaned

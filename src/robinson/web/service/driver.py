@@ -127,7 +127,7 @@ class Driver:
 
     async def _wake_table(self, table_id: str, orphan: bool = False) -> None:
         try:
-            table = await self.tables.get(table_id)
+            table = await self.tables.get(table_id, used=False)
         except ServiceError:
             self.leases.release(table_id)  # no such table (any more): forget it
             return
@@ -168,7 +168,7 @@ class Driver:
                         bot = table.bot_for(seat)
                         action = await asyncio.to_thread(bot.choose, game.state)
                     try:
-                        await self.moves.commit(table, action, seat)
+                        await self.moves.commit(table, action, seat, used=False)
                     except ServiceError as e:
                         if e.code not in ("storage_unavailable", "stale_version"):
                             raise
@@ -230,7 +230,7 @@ class Driver:
     async def time_out(self, table_id: str, game_id: str) -> None:
         """The seat to move ran out of time: the eager bot makes its move, narrated; after
         TIMEOUT_LIMIT in a row the seat is the bot's until its owner comes back."""
-        table = await self.tables.get(table_id)
+        table = await self.tables.get(table_id, used=False)
         async with table.lock:
             game = table.game
             st = game.state
@@ -260,7 +260,7 @@ class Driver:
                 new_row = replace(new_row, kind="bot", bot=TIMEOUT_BOT)
                 notes.append(Note(game.version, "timeout_bot", {"seat": seat, "count": count}))
             try:
-                await self.moves.commit(table, action, seat, tuple(notes), (new_row,))
+                await self.moves.commit(table, action, seat, tuple(notes), (new_row,), used=False)
             except ServiceError as e:  # the database failed, or another process moved first
                 log.warning("timeout move of game %s not made: %s", game.id, e.message)
 

@@ -163,9 +163,11 @@ class Moves:
         seat: int,
         notes: tuple[Note, ...] = (),
         seats: tuple[SeatRow, ...] = (),
+        used: bool = True,
     ) -> None:
         """Apply, make durable, then tell everyone. Called with the table's lock held. `notes`
-        (a timeout) and the new rows of `seats` are stored with the move."""
+        (a timeout) and the new rows of `seats` are stored with the move. `used`: a move asked
+        for here (a player's), not one this process made of its own (a bot's, a timeout)."""
         game = table.game
         state, events = apply(game.state, action)
         step = Step(
@@ -196,9 +198,12 @@ class Moves:
                 "stale_version", "the game moved on; here is the new state"
             ) from None
         self.advance(table, step, state, events)
-        # Used here (a step another process made, taken in by `take_step`, is not: a copy kept
-        # only by those goes at the next sweep, and that process alone follows the table).
-        table.last_used = self.clock.monotonic()
+        if used:
+            # Used here. A step another process made (taken in by `take_step`) is not, nor a
+            # move made here of this process's own accord (its driver's: a bot's, a timeout):
+            # a copy kept only by those goes at the next sweep (its lease with it), and the
+            # process its players are on alone follows the table, and drives it.
+            table.last_used = self.clock.monotonic()
         if self.cluster.shared:  # alone, nobody else to tell: no bus message built per move
             self.cluster.bus.publish(table.id, Moved.of(step))
 

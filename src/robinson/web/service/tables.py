@@ -64,10 +64,13 @@ class Tables:
             if self.cluster.shared and self.cluster.leases.holds(table_id):
                 self.cluster.leases.release(table_id)
 
-    async def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str, used: bool = True) -> LiveTable:
+        """The table, loaded if it is not held. `used=False`: asked for by this process's own
+        driver, which keeps a held copy in memory no longer (Moves.commit)."""
         table = self.held.get(table_id)
         if table is not None:
-            table.last_used = self.clock.monotonic()
+            if used:
+                table.last_used = self.clock.monotonic()
             return table
         async with self._loading:
             table = self.held.get(table_id)
