@@ -99,6 +99,36 @@ def test_one_lease_holder_at_a_time_and_another_takes_over_when_it_stops_renewin
     run(redis_server, body)
 
 
+def test_a_lease_asked_for_again_too_soon_is_asked_for_once_the_pause_has_passed(
+    redis_server: RedisServer,
+) -> None:
+    """B asks for a lease A holds and is refused; A lets it go (a copy nobody used there went,
+    its lease with it: no expiry for the sweep to see); B asks again at once, within its pause
+    after the refusal. That request is not dropped: B takes the lease once the pause is over."""
+    from robinson.web.cluster.leases import REFUSED, RedisLeases
+
+    async def body(client: Any) -> None:
+        a, b = RedisLeases(client(), "A", ttl=3.0), RedisLeases(client(), "B", ttl=3.0)
+        gained: list[str] = []
+        await a.start(lambda t: None, lambda t: None, lambda t: None)
+        await b.start(gained.append, lambda t: None, lambda t: None)
+        a.want("t1")
+        await until(lambda: a.holds("t1"))
+        b.want("t1")  # refused: A holds it
+        await asyncio.sleep(0.2)
+        assert not b.holds("t1")
+        a.release("t1")
+        await asyncio.sleep(0.1)
+        asked = time.monotonic()
+        b.want("t1")  # too soon after the refusal: asked for again after the pause
+        await until(lambda: b.holds("t1"), seconds=REFUSED + 2)
+        assert gained == ["t1"] and time.monotonic() - asked < REFUSED + 1
+        await a.stop()
+        await b.stop()
+
+    run(redis_server, body)
+
+
 def test_a_lease_survives_a_redis_restart_with_its_holder(redis_server: RedisServer) -> None:
     from robinson.web.cluster.leases import RedisLeases
 
