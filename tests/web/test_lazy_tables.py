@@ -190,3 +190,35 @@ async def test_in_a_cluster_the_process_that_created_a_table_lets_it_go_at_the_n
         assert used["table"] in service.tables.held
     finally:
         await srv.stop()
+
+
+@pytest.mark.anyio
+async def test_in_a_cluster_a_copy_kept_only_by_its_own_bots_and_driver_goes_at_the_next_sweep(
+    database_url: str,
+) -> None:
+    """What a process does of its own accord for a table (its driver playing a bot, loading a
+    table for a bot or a clock) is no use of its copy: a table whose bot played here while its
+    players are elsewhere, or one the driver loaded, goes at the next sweep with its lease, and
+    the process its players are on drives it (cluster/leases.py). A process of a cluster, its
+    shared parts local, on the fake clock."""
+    clock = FakeClock()
+    shared = Cluster(redis="a cluster's Redis clients (unused in process)")
+    srv = Served(database_url, clock, Settings(bot_delay=0.0, unload_after=600), cluster=shared)
+    service = await srv.start()
+    try:
+        seats = [SeatSpec("Rob", "bot", "heuristic"), SeatSpec("A")]
+        made = await service.create_table(seats, {"edition": "standard"})
+        table = service.tables.held[made["table"]]
+        await clock.advance(1)  # the bot plays its turn: a human is to move then
+        assert table.game.version > 0 and table.game.state.to_move == 1
+        await clock.advance(60)  # the next sweep
+        assert made["table"] not in service.tables.held
+
+        again = await service.tables.get(made["table"], used=False)  # as the driver loads it
+        await clock.advance(61)
+        assert again.id not in service.tables.held
+        asked = await service.table(made["table"])  # a player's page asks: used here
+        await clock.advance(61)
+        assert asked.id in service.tables.held
+    finally:
+        await srv.stop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,9 @@ class Tables:
 
     async def get(self, table_id: str, used: bool = True) -> LiveTable:
         """The table, loaded if it is not held. `used=False`: asked for by this process's own
-        driver, which keeps a held copy in memory no longer (Moves.commit)."""
+        driver (a bot to play, a clock run out, a lease whose holder died), which keeps no copy
+        in memory: one loaded for it goes at the next sweep unless used meanwhile, like a copy
+        kept only by such moves (Moves.commit)."""
         table = self.held.get(table_id)
         if table is not None:
             if used:
@@ -83,6 +86,8 @@ class Tables:
             assert game is not None
             # The replay of its record grows with the game: on a thread, not the loop.
             table = self.make(row, game, await asyncio.to_thread(LiveGame.from_row, game))
+            if not used:
+                table.last_used = -math.inf
             for hook in self.on_loaded:
                 hook(table)
             return table
