@@ -585,6 +585,48 @@ def test_a_bot_table_made_on_one_process_is_driven_where_it_is_played_after_the_
         c.stop()
 
 
+def test_a_dead_drivers_tables_go_on_where_they_are_watched(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
+    """Three processes. Six bot tables driven by A (made and watched there) are played on B;
+    A is killed with -9. B, which holds the tables (its players are there), claims their leases
+    as soon as they run out; C, which holds none, leaves them to B (it would claim them only
+    after a grace, and load them only if it got them): every table goes on on B, none is
+    driven from C across Redis."""
+    c = Cluster(tmp_path, postgres.new_database(), size=3)
+    try:
+        a, b, _ = c.servers
+        bot = {"name": "Rob", "kind": "bot", "bot": "heuristic"}
+        made = [a.create([{"name": "Ann"}, bot, {"name": "Cy"}]) for _ in range(6)]
+
+        async def run() -> dict[str, str | None]:
+            watchers = [Viewer(a.ws_base, t["table"]) for t in made]  # A's copies are used
+            players = [
+                Viewer(b.ws_base, t["table"], (t["seats"][0]["token"], t["seats"][2]["token"]))
+                for t in made
+            ]
+            for v in [*watchers, *players]:
+                await v.start()
+            holders = {t["table"]: lease_holder(c, t["table"]) for t in made}
+            assert all(h is not None and c.server_of(h) is a for h in holders.values()), holders
+            a.kill()
+            deadline = time.monotonic() + 20
+            while any(lease_holder(c, t["table"]) in (None, holders[t["table"]]) for t in made):
+                assert time.monotonic() < deadline, "the dead driver's leases were not taken"
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(1.5)  # C's grace is over: had it claimed one, it would show
+            after = {t["table"]: lease_holder(c, t["table"]) for t in made}
+            for v in players:
+                await v.stop()
+            return after
+
+        after = asyncio.run(run())
+        drivers = {t: c.server_of(h) if h else None for t, h in after.items()}
+        assert all(d is b for d in drivers.values()), after
+    finally:
+        c.stop()
+
+
 def test_a_reaction_reaches_a_spectator_on_another_process(cluster: Cluster) -> None:
     """Issue 18: a reaction is not stored; it crosses to the other processes on the bus."""
     a, b = cluster.servers[0], cluster.servers[1]

@@ -37,6 +37,9 @@ CLOCK_POLL = 30.0  # seconds: the clock looks at the store at least this often (
 LEASE_WAIT = 0.5  # seconds the clock looks again at a due table another process drives
 TIMEOUT_BOT = "eager"  # plays a timed-out move and a seat that timed out TIMEOUT_LIMIT times
 BOT_RETRY_PAUSE = 0.5  # seconds a bot or the clock waits after the database refused a move
+# Seconds a process that does not hold a dead driver's table in memory lets the processes that
+# do (its viewers are there) claim its lease first.
+ORPHAN_GRACE = 1.0
 
 
 class Driver:
@@ -66,6 +69,7 @@ class Driver:
         self._clock_task: asyncio.Task[None] | None = None
         self._clock_wake = asyncio.Event()
         self._clock_next: int | None = None  # Unix ms the clock loop plans to wake up
+        self._orphans_waiting: set[str] = set()  # dead drivers' tables we let others claim first
 
     async def start(self) -> None:
         await self.leases.start(self._lease_gained, self._lease_lost, self._orphaned)
@@ -122,8 +126,25 @@ class Driver:
             table.bot_task.cancel()
 
     def _orphaned(self, table_id: str) -> None:
-        """Its driver's lease ran out (the process died): take it on if it still needs one."""
-        self._chore(self._wake_table(table_id, orphan=True))
+        """Its driver's lease ran out (the process died): take it on if it still needs one.
+        A process that holds the table (its viewers are there) claims it at once; the others
+        only after ORPHAN_GRACE, and load it only if they got the lease: so the table goes on
+        where it is watched, and a dead process's tables are not loaded by every process."""
+        if table_id in self.tables.held:
+            self._chore(self._wake_table(table_id, orphan=True))
+        elif table_id not in self._orphans_waiting:
+            self._orphans_waiting.add(table_id)
+            self._chore(self._claim_after_grace(table_id))
+
+    async def _claim_after_grace(self, table_id: str) -> None:
+        try:
+            await self.clock.sleep(ORPHAN_GRACE)
+        finally:
+            self._orphans_waiting.discard(table_id)
+        if table_id in self.tables.held:  # loaded meanwhile (a viewer came): as a holder
+            self._chore(self._wake_table(table_id, orphan=True))
+        else:  # `_lease_gained` loads it if the lease is ours (an orphan that needs no
+            self.leases.want(table_id)  # driver is let go there)
 
     async def _wake_table(self, table_id: str, orphan: bool = False) -> None:
         try:
