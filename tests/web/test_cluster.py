@@ -616,7 +616,7 @@ def test_a_dead_drivers_tables_go_on_where_they_are_watched(
                 await asyncio.sleep(0.2)
             await asyncio.sleep(1.5)  # C's grace is over: had it claimed one, it would show
             after = {t["table"]: lease_holder(c, t["table"]) for t in made}
-            for v in players:
+            for v in [*watchers, *players]:  # A's watchers lost their process: stopped too
                 await v.stop()
             return after
 
